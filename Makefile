@@ -1,0 +1,47 @@
+# scorekeeper: `make run` serves the app, `make test` runs every test. Both set everything up.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+FLASK := $(BIN)/flask --app scorekeeper
+# Debian packages: the PDF subsetter and fonts for the app, a browser and pdftoppm for the tests.
+RUN_PACKAGES := libharfbuzz-subset0 fonts-dejavu-core fonts-noto-cjk
+TEST_PACKAGES := $(RUN_PACKAGES) chromium poppler-utils
+
+.PHONY: run test lint bench system-run system-test clean
+
+run: $(VENV)/.installed system-run instance/config.py
+	$(FLASK) db upgrade
+	$(FLASK) run --host 127.0.0.1 --port 5000
+
+test: $(VENV)/.installed-test system-test
+	$(BIN)/ruff check scorekeeper tests
+	$(BIN)/ruff format --check scorekeeper tests
+	$(BIN)/pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check --fix scorekeeper tests
+	$(BIN)/ruff format scorekeeper tests
+
+system-run:
+	scripts/system-packages.sh $(RUN_PACKAGES)
+
+system-test:
+	scripts/system-packages.sh $(TEST_PACKAGES)
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+instance/config.py:
+	$(BIN)/python -c "import secrets; print(f'SECRET_KEY = {secrets.token_hex()!r}')" > $@
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,44 @@
+"""scorekeeper: score Hand and Foot at the table, under the table's own house rules."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Create and configure the app: defaults, instance config, environment, then `test_config`."""
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_object("scorekeeper.config.Defaults")
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env("SCOREKEEPER")
+    if database_url := os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    if secret_key := os.environ.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
+
+    from scorekeeper import extensions
+
+    extensions.init_app(app)
+
+    from scorekeeper import api, cli, pages
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    cli.init_app(app)
+    return app

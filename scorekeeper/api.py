@@ -1,0 +1,122 @@
+"""Blueprint for the JSON API, version 1: the calculator and its OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+from flask_babel import gettext
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper.extensions import csrf
+from scorekeeper.i18n import problem_dict
+from scorekeeper.melds import MeldCheck, check_melds
+from scorekeeper.openapi import openapi_document
+from scorekeeper.payloads import optional_integer, parse_melds, parse_round, parse_rules
+from scorekeeper.problems import ProblemsError
+from scorekeeper.rules import PRESETS
+from scorekeeper.scoring import RoundScore, score_round
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)  # the API takes no cookies for authority: a bearer token or nothing
+
+
+class BadRequestBody(Exception):
+    """The body is not a JSON object."""
+
+
+@bp.errorhandler(ProblemsError)
+def _problems(error: ProblemsError) -> tuple[Response, int]:
+    return jsonify(errors=[problem_dict(problem) for problem in error.problems]), 422
+
+
+@bp.errorhandler(BadRequestBody)
+def _bad_body(_error: BadRequestBody) -> tuple[Response, int]:
+    message = gettext("The request body must be a JSON object.")
+    return jsonify(errors=[{"side": None, "field": "body", "message": message}]), 400
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(error: HTTPException) -> tuple[Response, int]:
+    errors = [{"side": None, "field": None, "message": error.description}]
+    return jsonify(errors=errors), error.code or 500
+
+
+def json_body() -> dict[str, Any]:
+    """Return the request's JSON object, or raise `BadRequestBody`."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadRequestBody
+    return body
+
+
+@bp.get("/presets")
+def presets() -> Response:
+    return jsonify(
+        presets=[
+            {
+                "key": preset.key,
+                "name": gettext(preset.name),
+                "source": preset.source,
+                "settings": preset.rules.as_settings(),
+            }
+            for preset in PRESETS.values()
+        ]
+    )
+
+
+@bp.post("/score")
+def score() -> Response:
+    body = json_body()
+    rules = parse_rules(body.get("rules"))
+    return jsonify(round_score_json(score_round(rules, parse_round(body))))
+
+
+def round_score_json(result: RoundScore) -> dict[str, Any]:
+    """Return a scored round as the API shows it."""
+    return {
+        "round": result.round_number,
+        "meld_minimum": result.meld_minimum,
+        "sides": [
+            {
+                "name": side.name,
+                "score": side.score,
+                "meld_minimum": side.meld_minimum,
+                "breakdown": side.breakdown.as_dict(),
+            }
+            for side in result.sides
+        ],
+    }
+
+
+@bp.post("/meld-check")
+def meld_check() -> Response:
+    body = json_body()
+    rules = parse_rules(body.get("rules"))
+    round_number = optional_integer(body, "round", default=1)
+    running_score = optional_integer(body, "running_score", default=0)
+    melds = parse_melds(body.get("melds"))
+    result = check_melds(rules, melds, round_number=round_number, running_score=running_score)
+    return jsonify(meld_check_json(result))
+
+
+def meld_check_json(result: MeldCheck) -> dict[str, Any]:
+    return {
+        "minimum": result.minimum,
+        "points": result.points,
+        "meets": result.meets,
+        "short_by": result.short_by,
+        "melds": [
+            {
+                "valid": meld.valid,
+                "points": meld.points,
+                "problems": [problem_dict(problem)["message"] for problem in meld.problems],
+            }
+            for meld in result.melds
+        ],
+    }
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(openapi_document())

@@ -1,0 +1,110 @@
+"""What a table enters for a round: the domain's input, before it is validated or scored."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+from scorekeeper.rules import MELDED_KINDS, BookCounts, CardKind, CardValues
+
+
+@dataclass(frozen=True)
+class CardCounts:
+    """How many cards of each kind; black threes only ever count as left over."""
+
+    jokers: int = 0
+    twos: int = 0
+    aces: int = 0
+    eights_to_kings: int = 0
+    fours_to_sevens: int = 0
+    black_threes: int = 0
+
+    @classmethod
+    def from_mapping(cls, counts: Mapping[str, int]) -> CardCounts:
+        return cls(**counts)
+
+    def of(self, kind: CardKind) -> int:
+        return getattr(self, kind.value)
+
+    def items(self) -> list[tuple[CardKind, int]]:
+        return [(kind, self.of(kind)) for kind in CardKind]
+
+    def points(self, values: CardValues) -> int:
+        """Return what these cards are worth at `values`."""
+        return sum(count * values.of(kind) for kind, count in self.items())
+
+    @property
+    def total(self) -> int:
+        return sum(count for _, count in self.items())
+
+
+COUNT_KEYS = tuple(f.name for f in fields(CardCounts))
+MELDED_COUNT_KEYS = tuple(kind.value for kind in MELDED_KINDS)
+
+
+@dataclass(frozen=True)
+class SideEntry:
+    """What one side entered for a round: books, melded cards, red threes, going out, left over.
+
+    Melded and left-over cards are each either a point total or counts per card kind.
+    """
+
+    name: str = ""
+    clean_books: int = 0
+    dirty_books: int = 0
+    wild_books: int = 0
+    melded: int | CardCounts = 0
+    red_threes: int = 0
+    red_threes_held: int = 0
+    went_out: bool = False
+    leftover: int | CardCounts = 0
+    deal_bonus: bool = False
+    running_score: int = 0
+
+    @property
+    def books(self) -> BookCounts:
+        return BookCounts(clean=self.clean_books, dirty=self.dirty_books, wild=self.wild_books)
+
+    @property
+    def book_count(self) -> int:
+        return self.clean_books + self.dirty_books + self.wild_books
+
+    def melded_points(self, values: CardValues) -> int:
+        return _points(self.melded, values)
+
+    def leftover_points(self, values: CardValues) -> int:
+        return _points(self.leftover, values)
+
+    @property
+    def holds_cards(self) -> bool:
+        """Return whether any card, red threes included, is left in the side's hands and feet."""
+        return _has_cards(self.leftover) or self.red_threes_held > 0
+
+    def has_melded(self, values: CardValues) -> bool:
+        """Return whether the side has any card on the table this round."""
+        return self.melded_points(values) > 0 or self.book_count > 0 or _has_cards(self.melded)
+
+
+def _points(cards: int | CardCounts, values: CardValues) -> int:
+    return cards.points(values) if isinstance(cards, CardCounts) else cards
+
+
+def _has_cards(cards: int | CardCounts) -> bool:
+    return cards.total > 0 if isinstance(cards, CardCounts) else cards > 0
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """One round as the table entered it: every side, and how many players sit at the table."""
+
+    round_number: int
+    sides: tuple[SideEntry, ...]
+    players: int | None = None
+
+    @property
+    def player_count(self) -> int:
+        return self.players if self.players is not None else len(self.sides)
+
+    @property
+    def sides_are_single_players(self) -> bool:
+        return self.player_count == len(self.sides)

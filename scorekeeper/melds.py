@@ -1,0 +1,173 @@
+"""The meld checker: are the melds a player is about to lay down legal, and do they open?"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from scorekeeper.problems import N_, Problem
+from scorekeeper.rules import BOOK_SIZE, MELD_SIZES, CardKind, RuleSet, WildRatio
+from scorekeeper.validation import check_round_number
+
+WILD_RANK = "wild"
+RANK_KINDS = {
+    "A": CardKind.ACES,
+    **{rank: CardKind.EIGHTS_TO_KINGS for rank in ("K", "Q", "J", "10", "9", "8")},
+    **{rank: CardKind.FOURS_TO_SEVENS for rank in ("7", "6", "5", "4")},
+}
+RANKS = (*RANK_KINDS, WILD_RANK)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """One meld: its rank (or ``"wild"`` for a wild-only meld) and the cards in it."""
+
+    rank: str
+    naturals: int = 0
+    twos: int = 0
+    jokers: int = 0
+
+    @property
+    def wilds(self) -> int:
+        return self.twos + self.jokers
+
+    @property
+    def size(self) -> int:
+        return self.naturals + self.wilds
+
+    @property
+    def unfinished(self) -> bool:
+        return self.size < BOOK_SIZE
+
+
+@dataclass(frozen=True)
+class MeldResult:
+    points: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class MeldCheck:
+    minimum: int
+    melds: tuple[MeldResult, ...]
+
+    @property
+    def points(self) -> int:
+        return sum(result.points for result in self.melds)
+
+    @property
+    def meets(self) -> bool:
+        """Return whether every meld is legal and together they reach the minimum."""
+        return all(result.valid for result in self.melds) and self.points >= self.minimum
+
+    @property
+    def short_by(self) -> int:
+        return max(self.minimum - self.points, 0)
+
+
+def meld_points(rules: RuleSet, meld: Meld) -> int:
+    """Return the card points of a meld at the rules' card values."""
+    values = rules.card_values
+    wild_points = meld.twos * values.two + meld.jokers * values.joker
+    if meld.rank not in RANK_KINDS:
+        return wild_points
+    return meld.naturals * values.of(RANK_KINDS[meld.rank]) + wild_points
+
+
+def meld_problems(rules: RuleSet, meld: Meld, index: int = 0) -> Iterator[Problem]:
+    """Yield what makes a meld illegal under the rules."""
+    field = f"melds[{index}]"
+    params = {"meld": index + 1, "rank": meld.rank}
+    if meld.rank == "3":
+        yield Problem(field, N_("Meld %(meld)s: threes never meld."), params)
+        return
+    if meld.rank not in RANKS:
+        template = N_("Meld %(meld)s: %(rank)s is not a rank; use A, K ... 4, or wild.")
+        yield Problem(field, template, params)
+        return
+    if min(meld.naturals, meld.twos, meld.jokers) < 0:
+        yield Problem(field, N_("Meld %(meld)s: card counts cannot be negative."), params)
+        return
+    if meld.size not in MELD_SIZES:
+        template = N_("Meld %(meld)s has %(size)s cards; a meld has 3 to 7.")
+        yield Problem(field, template, {**params, "size": meld.size})
+    if meld.rank == WILD_RANK:
+        yield from _wild_meld_problems(rules, meld, field, params)
+    else:
+        yield from _natural_meld_problems(rules, meld, field, params)
+
+
+def _wild_meld_problems(
+    rules: RuleSet, meld: Meld, field: str, params: dict[str, object]
+) -> Iterator[Problem]:
+    if not rules.wild_books_allowed:
+        template = N_("Meld %(meld)s: these rules allow no melds of wild cards only.")
+        yield Problem(field, template, params)
+    if meld.naturals:
+        template = N_("Meld %(meld)s: a wild meld holds only twos and jokers.")
+        yield Problem(field, template, params)
+
+
+def _natural_meld_problems(
+    rules: RuleSet, meld: Meld, field: str, params: dict[str, object]
+) -> Iterator[Problem]:
+    if not meld.naturals:
+        template = N_(
+            "Meld %(meld)s has no natural %(rank)s; a meld of wild cards only is a wild meld."
+        )
+        yield Problem(field, template, params)
+        return
+    cap = rules.max_wilds_per_meld
+    if cap is not None and meld.wilds > cap:
+        template = N_("Meld %(meld)s has %(wilds)s wild cards; these rules allow at most %(cap)s.")
+        yield Problem(field, template, {**params, "wilds": meld.wilds, "cap": cap})
+    if not rules.wild_ratio.allows(meld.naturals, meld.wilds):
+        template = (
+            N_("Meld %(meld)s needs at least twice as many natural cards as wild cards.")
+            if rules.wild_ratio is WildRatio.NATURALS_AT_LEAST_DOUBLE
+            else N_("Meld %(meld)s needs more natural cards than wild cards.")
+        )
+        yield Problem(field, template, params)
+
+
+def _duplicate_rank_problems(melds: Sequence[Meld]) -> Iterator[tuple[int, Problem]]:
+    seen: Counter[str] = Counter()
+    for index, meld in enumerate(melds):
+        if not meld.unfinished:
+            continue
+        seen[meld.rank] += 1
+        if seen[meld.rank] > 1:
+            template = N_(
+                "Meld %(meld)s: a side keeps one unfinished meld of each rank; "
+                "put these %(rank)s together."
+            )
+            yield (
+                index,
+                Problem(f"melds[{index}]", template, {"meld": index + 1, "rank": meld.rank}),
+            )
+
+
+def check_melds(
+    rules: RuleSet, melds: Sequence[Meld], *, round_number: int, running_score: int = 0
+) -> MeldCheck:
+    """Check melds about to be laid down against the rules and the opening minimum.
+
+    Raises `ProblemsError` when the round is not in the match.
+    """
+    check_round_number(rules, round_number)
+    problems: list[list[Problem]] = [
+        list(meld_problems(rules, meld, index)) for index, meld in enumerate(melds)
+    ]
+    for index, problem in _duplicate_rank_problems(melds):
+        problems[index].append(problem)
+    results = tuple(
+        MeldResult(points=meld_points(rules, meld), problems=tuple(meld_problems_))
+        for meld, meld_problems_ in zip(melds, problems, strict=True)
+    )
+    minimum = rules.meld_minimum(round_number, running_score)
+    return MeldCheck(minimum=minimum, melds=results)

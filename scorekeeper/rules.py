@@ -1,0 +1,447 @@
+"""Rule sets: the four presets of RULES.md, house-rule overrides and their validation."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from scorekeeper.problems import N_, T_, Problem, ProblemsError, Term
+
+
+class CardKind(enum.Enum):
+    """The categories a table counts cards in; the value is the key of a count."""
+
+    JOKERS = "jokers"
+    TWOS = "twos"
+    ACES = "aces"
+    EIGHTS_TO_KINGS = "eights_to_kings"
+    FOURS_TO_SEVENS = "fours_to_sevens"
+    BLACK_THREES = "black_threes"
+
+    @property
+    def value_key(self) -> str:
+        """Return the key of this kind's value in `CardValues`."""
+        return _VALUE_KEYS[self]
+
+    @property
+    def per_deck(self) -> int:
+        """Return how many cards of this kind one 54-card deck holds."""
+        return _CARDS_PER_DECK[self]
+
+    @property
+    def label(self) -> Term:
+        """Return the kind's name as a table says it."""
+        return _LABELS[self]
+
+
+_VALUE_KEYS = {
+    CardKind.JOKERS: "joker",
+    CardKind.TWOS: "two",
+    CardKind.ACES: "ace",
+    CardKind.EIGHTS_TO_KINGS: "eight_to_king",
+    CardKind.FOURS_TO_SEVENS: "four_to_seven",
+    CardKind.BLACK_THREES: "black_three",
+}
+_LABELS = {
+    CardKind.JOKERS: T_("jokers"),
+    CardKind.TWOS: T_("twos"),
+    CardKind.ACES: T_("aces"),
+    CardKind.EIGHTS_TO_KINGS: T_("eights to kings"),
+    CardKind.FOURS_TO_SEVENS: T_("fours to sevens"),
+    CardKind.BLACK_THREES: T_("black threes"),
+}
+_CARDS_PER_DECK = {
+    CardKind.JOKERS: 2,
+    CardKind.TWOS: 4,
+    CardKind.ACES: 4,
+    CardKind.EIGHTS_TO_KINGS: 6 * 4,
+    CardKind.FOURS_TO_SEVENS: 4 * 4,
+    CardKind.BLACK_THREES: 2,
+}
+RED_THREES_PER_DECK = 2
+BOOK_SIZE = 7
+MELD_SIZES = range(3, BOOK_SIZE + 1)
+MELDED_KINDS = tuple(kind for kind in CardKind if kind is not CardKind.BLACK_THREES)
+NATURAL_KINDS = (CardKind.ACES, CardKind.EIGHTS_TO_KINGS, CardKind.FOURS_TO_SEVENS)
+WILD_KINDS = (CardKind.JOKERS, CardKind.TWOS)
+
+# The canasta-style minimum by running score (ja-canasta-variant): (lowest score, minimum).
+BY_SCORE_MINIMUMS = ((3000, 120), (1500, 90), (0, 50))
+BY_SCORE_MINIMUM_BELOW_ZERO = 15
+
+
+class MeldMinimumMode(enum.StrEnum):
+    BY_ROUND = "by_round"
+    BY_SCORE = "by_score"
+
+
+class WildRatio(enum.StrEnum):
+    NATURALS_AT_LEAST_DOUBLE = "naturals_at_least_double"
+    NATURALS_EXCEED_WILDS = "naturals_exceed_wilds"
+
+    def allows(self, naturals: int, wilds: int) -> bool:
+        """Return whether a meld with these naturals may hold these wilds."""
+        if self is WildRatio.NATURALS_AT_LEAST_DOUBLE:
+            return naturals >= 2 * wilds
+        return naturals > wilds
+
+
+class Permission(enum.StrEnum):
+    ASKED = "asked"
+    REQUIRED = "required"
+    NONE = "none"
+
+
+class DeckCount(enum.StrEnum):
+    PLAYERS_PLUS_ONE = "players+1"
+    PLAYERS = "players"
+
+
+@dataclass(frozen=True)
+class CardValues:
+    joker: int = 50
+    two: int = 20
+    ace: int = 20
+    eight_to_king: int = 10
+    four_to_seven: int = 5
+    black_three: int = 5
+
+    def of(self, kind: CardKind) -> int:
+        """Return the points of one card of `kind`."""
+        return getattr(self, kind.value_key)
+
+
+@dataclass(frozen=True)
+class BookCounts:
+    clean: int = 0
+    dirty: int = 0
+    wild: int = 0
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A complete set of the settings of RULES.md section 5."""
+
+    decks: int | DeckCount = DeckCount.PLAYERS_PLUS_ONE
+    hand_size: int = 13
+    foot_size: int = 13
+    rounds: int = 4
+    meld_minimum_mode: MeldMinimumMode = MeldMinimumMode.BY_ROUND
+    meld_minimums: tuple[int, ...] = (50, 90, 120, 150)
+    card_values: CardValues = CardValues()
+    clean_book: int = 500
+    dirty_book: int = 300
+    wild_book: int = 1500
+    wild_books_allowed: bool = True
+    max_wilds_per_meld: int | None = 2
+    wild_ratio: WildRatio = WildRatio.NATURALS_AT_LEAST_DOUBLE
+    going_out_requires: BookCounts = BookCounts(clean=2, dirty=2)
+    going_out_bonus: int = 100
+    red_threes_laid_down: bool = True
+    red_three_bonus: int = 100
+    red_three_unmelded: int = -100
+    red_three_held: int = -100
+    discard_pickup: int = 7
+    permission_to_go_out: Permission = Permission.ASKED
+    deal_bonus: int = 0
+
+    def deck_count(self, players: int) -> int:
+        """Return how many decks are shuffled together for `players` players."""
+        if self.decks is DeckCount.PLAYERS_PLUS_ONE:
+            return players + 1
+        if self.decks is DeckCount.PLAYERS:
+            return players
+        return self.decks
+
+    def meld_minimum(self, round_number: int, running_score: int = 0) -> int:
+        """Return the opening-meld minimum of a round, or of a side's running score."""
+        if self.meld_minimum_mode is MeldMinimumMode.BY_SCORE:
+            return by_score_minimum(running_score)
+        return self.meld_minimums[round_number - 1]
+
+    def most_wilds_in_meld(self, size: int) -> int:
+        """Return the most wild cards a mixed meld of `size` cards may hold."""
+        wilds = max((w for w in range(size + 1) if self.wild_ratio.allows(size - w, w)), default=0)
+        if self.max_wilds_per_meld is not None:
+            wilds = min(wilds, self.max_wilds_per_meld)
+        return wilds
+
+    def book_value(self, books: BookCounts) -> int:
+        """Return the bonus for these books."""
+        return (
+            books.clean * self.clean_book
+            + books.dirty * self.dirty_book
+            + books.wild * self.wild_book
+        )
+
+    def cheapest_books(self, books: BookCounts) -> int:
+        """Return the fewest card points that can make up these books at these card values."""
+        values = self.card_values
+        natural = min(values.of(kind) for kind in NATURAL_KINDS)
+        wild = min(values.of(kind) for kind in WILD_KINDS)
+        dirty = min(
+            (BOOK_SIZE - w) * natural + w * wild
+            for w in range(1, max(self.most_wilds_in_meld(BOOK_SIZE), 1) + 1)
+        )
+        return BOOK_SIZE * (books.clean * natural + books.wild * wild) + books.dirty * dirty
+
+    def as_settings(self) -> dict[str, Any]:
+        """Return the settings as plain JSON values under RULES.md's keys."""
+        return asdict(self, dict_factory=_plain_dict)
+
+
+def _plain_dict(items: list[tuple[str, Any]]) -> dict[str, Any]:
+    def plain(value: Any) -> Any:
+        if isinstance(value, enum.Enum):
+            return value.value
+        return list(value) if isinstance(value, tuple) else value
+
+    return {key: plain(value) for key, value in items}
+
+
+def by_score_minimum(running_score: int) -> int:
+    """Return the canasta-style opening minimum for a side with this running score."""
+    for lowest, minimum in BY_SCORE_MINIMUMS:
+        if running_score >= lowest:
+            return minimum
+    return BY_SCORE_MINIMUM_BELOW_ZERO
+
+
+@dataclass(frozen=True)
+class Preset:
+    key: str
+    name: str
+    source: str
+    rules: RuleSet
+
+
+PRESETS: dict[str, Preset] = {
+    preset.key: preset
+    for preset in (
+        Preset(
+            key="standard",
+            name=N_("Standard"),
+            source="ja-canasta-variant, ko-club Standard",
+            rules=RuleSet(),
+        ),
+        Preset(
+            key="simple",
+            name=N_("Simple"),
+            source="ko-club Simple",
+            rules=RuleSet(
+                hand_size=11,
+                foot_size=11,
+                wild_books_allowed=False,
+                max_wilds_per_meld=None,
+                wild_ratio=WildRatio.NATURALS_EXCEED_WILDS,
+                going_out_requires=BookCounts(clean=1, dirty=1),
+            ),
+        ),
+        Preset(
+            key="strict",
+            name=N_("Strict"),
+            source="ko-club Strict, ja-gamerules, be-gamerules",
+            rules=RuleSet(
+                decks=5,
+                going_out_requires=BookCounts(clean=2, dirty=2, wild=1),
+                permission_to_go_out=Permission.REQUIRED,
+            ),
+        ),
+        Preset(
+            key="partnership-11",
+            name=N_("Partnership 11"),
+            source="nl-partnership",
+            rules=RuleSet(
+                decks=DeckCount.PLAYERS,
+                hand_size=11,
+                foot_size=11,
+                wild_books_allowed=False,
+                red_threes_laid_down=False,
+                red_three_held=-300,
+                discard_pickup=5,
+                permission_to_go_out=Permission.REQUIRED,
+                deal_bonus=300,
+            ),
+        ),
+    )
+}
+DEFAULT_PRESET = "standard"
+SETTING_KEYS = tuple(f.name for f in fields(RuleSet))
+
+
+# -- Validation of overrides -------------------------------------------------------------------
+
+_Parser = Callable[[str, object], tuple[Any, list[Problem]]]
+
+
+def _problem(key: str, template: str, **params: object) -> Problem:
+    return Problem(field=key, template=template, params={"setting": key, **params})
+
+
+def _integer(low: int, high: int, *, step: int = 1) -> _Parser:
+    def parse(key: str, value: object) -> tuple[Any, list[Problem]]:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None, [_problem(key, N_("%(setting)s must be a whole number."))]
+        if not low <= value <= high:
+            template = N_("%(setting)s must be between %(low)s and %(high)s.")
+            return None, [_problem(key, template, low=low, high=high)]
+        if value % step:
+            template = N_("%(setting)s must be a multiple of %(step)s.")
+            return None, [_problem(key, template, step=step)]
+        return value, []
+
+    return parse
+
+
+def _optional(parser: _Parser) -> _Parser:
+    def parse(key: str, value: object) -> tuple[Any, list[Problem]]:
+        return (None, []) if value is None else parser(key, value)
+
+    return parse
+
+
+def _boolean(key: str, value: object) -> tuple[Any, list[Problem]]:
+    if not isinstance(value, bool):
+        return None, [_problem(key, N_("%(setting)s must be true or false."))]
+    return value, []
+
+
+def _choice(enum_type: type[enum.StrEnum]) -> _Parser:
+    def parse(key: str, value: object) -> tuple[Any, list[Problem]]:
+        choices = [member.value for member in enum_type]
+        if value not in choices:
+            template = N_("%(setting)s must be one of: %(choices)s.")
+            return None, [_problem(key, template, choices=", ".join(choices))]
+        return enum_type(value), []
+
+    return parse
+
+
+def _decks(key: str, value: object) -> tuple[Any, list[Problem]]:
+    if isinstance(value, str):
+        if value in {member.value for member in DeckCount}:
+            return DeckCount(value), []
+        template = N_('%(setting)s must be a number of decks, "players+1" or "players".')
+        return None, [_problem(key, template)]
+    return _integer(1, 20)(key, value)
+
+
+def _meld_minimums(key: str, value: object) -> tuple[Any, list[Problem]]:
+    if not isinstance(value, list | tuple) or not value:
+        return None, [_problem(key, N_("%(setting)s must be a list with one minimum per round."))]
+    parse = _integer(0, 5000, step=5)
+    problems: list[Problem] = []
+    minimums = []
+    for index, item in enumerate(value):
+        minimum, item_problems = parse(f"{key}[{index}]", item)
+        minimums.append(minimum)
+        problems += item_problems
+    return tuple(minimums), problems
+
+
+def _record(record_type: type, item_parser: _Parser) -> _Parser:
+    """Parse a nested setting, given in full or in part; missing keys keep the preset's value."""
+    keys = [f.name for f in fields(record_type)]
+
+    def parse(key: str, value: object) -> tuple[Any, list[Problem]]:
+        if not isinstance(value, Mapping):
+            template = N_("%(setting)s must be an object with the keys %(keys)s.")
+            return None, [_problem(key, template, keys=", ".join(keys))]
+        problems: list[Problem] = []
+        parsed = {}
+        for item_key, item_value in value.items():
+            path = f"{key}.{item_key}"
+            if item_key not in keys:
+                template = N_("%(setting)s is not a setting; use one of %(keys)s.")
+                problems.append(_problem(path, template, keys=", ".join(keys)))
+                continue
+            parsed[item_key], item_problems = item_parser(path, item_value)
+            problems += item_problems
+        return parsed, problems
+
+    return parse
+
+
+_PARSERS: dict[str, _Parser] = {
+    "decks": _decks,
+    "hand_size": _integer(3, 30),
+    "foot_size": _integer(3, 30),
+    "rounds": _integer(1, 12),
+    "meld_minimum_mode": _choice(MeldMinimumMode),
+    "meld_minimums": _meld_minimums,
+    "card_values": _record(CardValues, _integer(0, 1000)),
+    "clean_book": _integer(0, 10000, step=5),
+    "dirty_book": _integer(0, 10000, step=5),
+    "wild_book": _integer(0, 10000, step=5),
+    "wild_books_allowed": _boolean,
+    "max_wilds_per_meld": _optional(_integer(1, 6)),
+    "wild_ratio": _choice(WildRatio),
+    "going_out_requires": _record(BookCounts, _integer(0, 10)),
+    "going_out_bonus": _integer(0, 10000, step=5),
+    "red_threes_laid_down": _boolean,
+    "red_three_bonus": _integer(-10000, 10000, step=5),
+    "red_three_unmelded": _integer(-10000, 10000, step=5),
+    "red_three_held": _integer(-10000, 10000, step=5),
+    "discard_pickup": _integer(0, 100),
+    "permission_to_go_out": _choice(Permission),
+    "deal_bonus": _integer(0, 10000, step=5),
+}
+_NESTED = {"card_values": CardValues, "going_out_requires": BookCounts}
+
+
+def build_rules(
+    preset: str = DEFAULT_PRESET, overrides: Mapping[str, object] | None = None
+) -> RuleSet:
+    """Return the preset's rules with the house-rule overrides applied.
+
+    Raises `ProblemsError` listing every unknown key, wrong type or impossible value.
+    """
+    if preset not in PRESETS:
+        template = N_("%(preset)s is not a preset; choose one of %(presets)s.")
+        params = {"preset": preset, "presets": ", ".join(PRESETS)}
+        raise ProblemsError([Problem(field="preset", template=template, params=params)])
+    rules = PRESETS[preset].rules
+    changes: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for key, value in (overrides or {}).items():
+        if key not in _PARSERS:
+            template = N_("%(setting)s is not a house rule this scorekeeper knows.")
+            problems.append(_problem(key, template))
+            continue
+        parsed, value_problems = _PARSERS[key](key, value)
+        problems += value_problems
+        if key in _NESTED:
+            parsed = replace(getattr(rules, key), **(parsed or {}))
+        changes[key] = parsed
+    if problems:
+        raise ProblemsError(problems)
+    rules = replace(rules, **changes)
+    _check_consistency(rules)
+    return rules
+
+
+def _check_consistency(rules: RuleSet) -> None:
+    problems = []
+    if len(rules.meld_minimums) != rules.rounds:
+        template = N_(
+            "meld_minimums has %(count)s values but the match has %(rounds)s rounds: "
+            "give one minimum per round."
+        )
+        params = {"count": len(rules.meld_minimums), "rounds": rules.rounds}
+        problems.append(Problem(field="meld_minimums", template=template, params=params))
+    if rules.going_out_requires.wild and not rules.wild_books_allowed:
+        template = N_(
+            "going_out_requires asks for wild books, which these rules forbid: "
+            "allow wild books or require none."
+        )
+        problems.append(Problem(field="going_out_requires.wild", template=template))
+    if problems:
+        raise ProblemsError(problems)
+
+
+def changed_settings(preset: str, rules: RuleSet) -> dict[str, Any]:
+    """Return the settings of `rules` that differ from the preset, as plain JSON values."""
+    base = PRESETS[preset].rules.as_settings()
+    return {key: value for key, value in rules.as_settings().items() if base[key] != value}

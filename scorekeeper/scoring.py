@@ -1,0 +1,156 @@
+"""Round scores per RULES.md section 3, and match totals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from itertools import accumulate
+
+from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.rules import MeldMinimumMode, RuleSet
+from scorekeeper.validation import check_round
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """The parts of a side's round score, which add up to it."""
+
+    books: int = 0
+    melded: int = 0
+    red_threes: int = 0
+    going_out: int = 0
+    deal_bonus: int = 0
+    leftover: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(getattr(self, f.name) for f in fields(self))
+
+    def as_dict(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class SideScore:
+    name: str
+    meld_minimum: int
+    breakdown: Breakdown
+
+    @property
+    def score(self) -> int:
+        return self.breakdown.total
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    round_number: int
+    meld_minimum: int | None
+    sides: tuple[SideScore, ...]
+
+
+def red_three_points(rules: RuleSet, side: SideEntry) -> int:
+    """Return the bonus or penalty of a side's red threes, laid down and held."""
+    laid_down_value = (
+        rules.red_three_bonus if side.has_melded(rules.card_values) else rules.red_three_unmelded
+    )
+    return side.red_threes * laid_down_value + side.red_threes_held * rules.red_three_held
+
+
+def side_breakdown(rules: RuleSet, side: SideEntry) -> Breakdown:
+    """Return the breakdown of one side's round score, assuming a valid entry."""
+    values = rules.card_values
+    return Breakdown(
+        books=rules.book_value(side.books),
+        melded=side.melded_points(values),
+        red_threes=red_three_points(rules, side),
+        going_out=rules.going_out_bonus if side.went_out else 0,
+        deal_bonus=rules.deal_bonus if side.deal_bonus else 0,
+        leftover=-side.leftover_points(values),
+    )
+
+
+def round_meld_minimum(rules: RuleSet, round_number: int) -> int | None:
+    """Return the round's minimum, or None where it depends on each side's score."""
+    if rules.meld_minimum_mode is MeldMinimumMode.BY_SCORE:
+        return None
+    return rules.meld_minimum(round_number)
+
+
+def score_round(rules: RuleSet, entry: RoundEntry) -> RoundScore:
+    """Validate a round and return every side's score with its breakdown.
+
+    Raises `ProblemsError` when the entry is impossible under `rules`.
+    """
+    check_round(rules, entry)
+    sides = tuple(
+        SideScore(
+            name=side.name,
+            meld_minimum=rules.meld_minimum(entry.round_number, side.running_score),
+            breakdown=side_breakdown(rules, side),
+        )
+        for side in entry.sides
+    )
+    return RoundScore(entry.round_number, round_meld_minimum(rules, entry.round_number), sides)
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Running totals of a match and, once the last round is in, its result."""
+
+    side_names: tuple[str, ...]
+    running_totals: tuple[tuple[int, ...], ...]
+    rounds_played: int
+    rounds_total: int
+    next_meld_minimums: tuple[int, ...] | None = None
+    leaders: tuple[int, ...] = field(default=())
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.running_totals[-1] if self.running_totals else (0,) * len(self.side_names)
+
+    @property
+    def finished(self) -> bool:
+        return self.rounds_played >= self.rounds_total
+
+    @property
+    def rounds_left(self) -> int:
+        return max(self.rounds_total - self.rounds_played, 0)
+
+    @property
+    def winner(self) -> int | None:
+        """Return the winning side's index once the match is over and nobody tied at the top."""
+        return self.leaders[0] if self.finished and len(self.leaders) == 1 else None
+
+    @property
+    def draw(self) -> bool:
+        return self.finished and len(self.leaders) > 1
+
+
+def standings(
+    rules: RuleSet, side_names: Sequence[str], round_scores: Sequence[Sequence[int]]
+) -> Standings:
+    """Return running totals, leaders and the result of a match from its rounds' scores in order."""
+    zero = (0,) * len(side_names)
+    running = tuple(
+        accumulate(
+            (tuple(scores) for scores in round_scores),
+            lambda total, scores: tuple(a + b for a, b in zip(total, scores, strict=True)),
+        )
+    )
+    totals = running[-1] if running else zero
+    played = len(round_scores)
+    leaders: tuple[int, ...] = ()
+    if played:
+        best = max(totals)
+        leaders = tuple(index for index, total in enumerate(totals) if total == best)
+    next_minimums = None
+    if played < rules.rounds:
+        next_minimums = tuple(rules.meld_minimum(played + 1, total) for total in totals)
+    return Standings(
+        side_names=tuple(side_names),
+        running_totals=running,
+        rounds_played=played,
+        rounds_total=rules.rounds,
+        next_meld_minimums=next_minimums,
+        leaders=leaders,
+    )

@@ -1,0 +1,295 @@
+"""The impossible entries of RULES.md section 6, each refused with how to fix it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import reduce
+from math import gcd
+
+from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.problems import N_, T_, Problem, ProblemsError, Term
+from scorekeeper.rules import (
+    BOOK_SIZE,
+    MELDED_KINDS,
+    NATURAL_KINDS,
+    RED_THREES_PER_DECK,
+    WILD_KINDS,
+    CardKind,
+    RuleSet,
+)
+
+MAX_PLAYERS = 6
+_COUNT_FIELDS = ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
+
+
+def check_round(rules: RuleSet, entry: RoundEntry) -> None:
+    """Raise `ProblemsError` listing every impossible part of the entry."""
+    problems = round_problems(rules, entry)
+    if problems:
+        raise ProblemsError(problems)
+
+
+def round_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
+    """Return every impossible part of the entry, the whole round's first."""
+    problems = list(_round_level_problems(rules, entry))
+    if problems:
+        return problems
+    for index, side in enumerate(entry.sides):
+        problems += _side_problems(rules, entry, index, side)
+    if not problems:
+        problems += _going_out_problems(entry)
+        problems += _supply_problems(rules, entry)
+    return problems
+
+
+def side_label(entry: RoundEntry, index: int) -> str:
+    return entry.sides[index].name or f"#{index + 1}"
+
+
+def _side_problem(
+    entry: RoundEntry, index: int, field: str, template: str, **params: object
+) -> Problem:
+    params = {"side": side_label(entry, index), **params}
+    return Problem(field=field, template=template, params=params, side=index)
+
+
+def round_number_problems(rules: RuleSet, round_number: int) -> list[Problem]:
+    """Return a problem when the round is not one of the match's rounds."""
+    if 1 <= round_number <= rules.rounds:
+        return []
+    template = N_("Round %(round)s is not in this match: choose a round from 1 to %(rounds)s.")
+    params = {"round": round_number, "rounds": rules.rounds}
+    return [Problem(field="round", template=template, params=params)]
+
+
+def check_round_number(rules: RuleSet, round_number: int) -> None:
+    """Raise `ProblemsError` when the round is not one of the match's rounds."""
+    problems = round_number_problems(rules, round_number)
+    if problems:
+        raise ProblemsError(problems)
+
+
+def _round_level_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
+    yield from round_number_problems(rules, entry.round_number)
+    if not 1 <= len(entry.sides) <= MAX_PLAYERS:
+        template = N_("Enter between 1 and %(most)s sides.")
+        yield Problem(field="sides", template=template, params={"most": MAX_PLAYERS})
+    elif not len(entry.sides) <= entry.player_count <= MAX_PLAYERS:
+        template = N_(
+            "%(players)s players cannot make %(sides)s sides: "
+            "enter between %(sides)s and %(most)s players."
+        )
+        params = {"players": entry.player_count, "sides": len(entry.sides), "most": MAX_PLAYERS}
+        yield Problem(field="players", template=template, params=params)
+
+
+def _side_problems(rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry) -> list[Problem]:
+    problems = list(_negative_problems(entry, index, side))
+    if problems:
+        return problems
+    for check in (_multiple_problems, _rule_problems, _book_problems, _minimum_problems):
+        problems += check(rules, entry, index, side)
+    return problems
+
+
+def _negative_problems(entry: RoundEntry, index: int, side: SideEntry) -> Iterator[Problem]:
+    numbers = [(name, getattr(side, name)) for name in _COUNT_FIELDS]
+    for prefix, cards in (("melded", side.melded), ("leftover", side.leftover)):
+        if isinstance(cards, CardCounts):
+            numbers += [(f"{prefix}.{kind.value}", count) for kind, count in cards.items()]
+        else:
+            numbers.append((f"{prefix}_points", cards))
+    for field, number in numbers:
+        if number < 0:
+            template = N_("%(side)s: %(field)s cannot be negative; enter 0 or more.")
+            yield _side_problem(entry, index, field, template, field=field)
+    if isinstance(side.melded, CardCounts) and side.melded.black_threes:
+        template = N_("%(side)s: black threes never meld; count them as left over.")
+        yield _side_problem(entry, index, "melded.black_threes", template)
+
+
+def _points_step(rules: RuleSet, kinds: tuple[CardKind, ...]) -> int:
+    return reduce(gcd, (rules.card_values.of(kind) for kind in kinds), 0)
+
+
+def _multiple_problems(
+    rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
+) -> Iterator[Problem]:
+    for field, cards, kinds in (
+        ("melded_points", side.melded, MELDED_KINDS),
+        ("leftover_points", side.leftover, tuple(CardKind)),
+    ):
+        step = _points_step(rules, kinds)
+        if isinstance(cards, int) and step and cards % step:
+            template = N_(
+                "%(side)s: %(points)s points cannot be made of cards; "
+                "card points come in steps of %(step)s."
+            )
+            yield _side_problem(entry, index, field, template, points=cards, step=step)
+
+
+def _rule_problems(
+    rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
+) -> Iterator[Problem]:
+    if side.wild_books and not rules.wild_books_allowed:
+        template = N_("%(side)s: these rules allow no wild books; count them as 0.")
+        yield _side_problem(entry, index, "wild_books", template)
+    if side.red_threes and not rules.red_threes_laid_down:
+        template = N_(
+            "%(side)s: in these rules red threes are not laid down; enter them as red threes held."
+        )
+        yield _side_problem(entry, index, "red_threes", template)
+    if side.deal_bonus and not rules.deal_bonus:
+        template = N_("%(side)s: these rules play no deal bonus; leave it unticked.")
+        yield _side_problem(entry, index, "deal_bonus", template)
+
+
+def _book_problems(
+    rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
+) -> Iterator[Problem]:
+    if not side.book_count:
+        return
+    if isinstance(side.melded, CardCounts):
+        yield from _book_card_problems(rules, entry, index, side, side.melded)
+        return
+    cheapest = rules.cheapest_books(side.books)
+    if side.melded < cheapest:
+        template = N_(
+            "%(side)s: %(books)s books hold at least %(cheapest)s points of cards, "
+            "but the melded cards are %(points)s; melded cards include the cards in books."
+        )
+        yield _side_problem(
+            entry,
+            index,
+            "melded_points",
+            template,
+            books=side.book_count,
+            cheapest=cheapest,
+            points=side.melded,
+        )
+
+
+def _book_card_problems(
+    rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry, melded: CardCounts
+) -> Iterator[Problem]:
+    books = side.books
+    naturals = sum(melded.of(kind) for kind in NATURAL_KINDS)
+    wilds = sum(melded.of(kind) for kind in WILD_KINDS)
+    natural_floor = BOOK_SIZE * books.clean + books.dirty * (
+        BOOK_SIZE - rules.most_wilds_in_meld(BOOK_SIZE)
+    )
+    needs = (
+        (melded.total, BOOK_SIZE * side.book_count, T_("cards")),
+        (wilds, BOOK_SIZE * books.wild + books.dirty, T_("wild cards")),
+        (naturals, natural_floor, T_("natural cards")),
+    )
+    for have, need, what in needs:
+        if have < need:
+            template = N_(
+                "%(side)s: %(books)s books need at least %(need)s %(what)s, "
+                "but only %(have)s are melded; melded cards include the cards in books."
+            )
+            yield _side_problem(
+                entry,
+                index,
+                "melded",
+                template,
+                books=side.book_count,
+                need=need,
+                what=what,
+                have=have,
+            )
+
+
+def _minimum_problems(
+    rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
+) -> Iterator[Problem]:
+    points = side.melded_points(rules.card_values)
+    minimum = rules.meld_minimum(entry.round_number, side.running_score)
+    if 0 < points < minimum:
+        template = N_(
+            "%(side)s: melded cards of %(points)s points are under the meld minimum of "
+            "%(minimum)s; a side that melded has at least the minimum on the table."
+        )
+        field = "melded_points" if isinstance(side.melded, int) else "melded"
+        yield _side_problem(entry, index, field, template, points=points, minimum=minimum)
+
+
+def _going_out_problems(entry: RoundEntry) -> Iterator[Problem]:
+    out = [index for index, side in enumerate(entry.sides) if side.went_out]
+    for index in out[1:]:
+        template = N_("%(side)s: %(first)s already went out; only one side goes out in a round.")
+        yield _side_problem(entry, index, "went_out", template, first=side_label(entry, out[0]))
+
+
+def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterator[Problem]:
+    """Yield why the side could not have gone out: missing books, or cards still held."""
+    side = entry.sides[index]
+    required = rules.going_out_requires
+    if (
+        side.clean_books < required.clean
+        or side.dirty_books < required.dirty
+        or side.wild_books < required.wild
+    ):
+        template = N_(
+            "%(side)s went out without the books these rules require "
+            "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild): add the books or untick going out."
+        )
+        yield _side_problem(
+            entry,
+            index,
+            "went_out",
+            template,
+            clean=required.clean,
+            dirty=required.dirty,
+            wild=required.wild,
+        )
+    if entry.sides_are_single_players and side.holds_cards:
+        template = N_(
+            "%(side)s went out, so no cards can be left in hand or foot: "
+            "enter 0 left over and 0 red threes held."
+        )
+        yield _side_problem(entry, index, "leftover", template)
+
+
+def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
+    for index, side in enumerate(entry.sides):
+        if side.went_out:
+            yield from going_out_problems(rules, entry, index)
+    decks = rules.deck_count(entry.player_count)
+    red_threes = sum(side.red_threes + side.red_threes_held for side in entry.sides)
+    if red_threes > RED_THREES_PER_DECK * decks:
+        yield _supply_problem(
+            "red_threes", T_("red threes"), red_threes, RED_THREES_PER_DECK, decks
+        )
+    counted = [
+        cards
+        for side in entry.sides
+        for cards in (side.melded, side.leftover)
+        if isinstance(cards, CardCounts)
+    ]
+    for kind in CardKind:
+        total = sum(cards.of(kind) for cards in counted)
+        if total > kind.per_deck * decks:
+            yield _supply_problem(kind.value, kind.label, total, kind.per_deck, decks)
+    points = sum(
+        side.melded_points(rules.card_values) + side.leftover_points(rules.card_values)
+        for side in entry.sides
+    )
+    deck_points = decks * sum(kind.per_deck * rules.card_values.of(kind) for kind in CardKind)
+    if points > deck_points:
+        template = N_(
+            "The sides entered %(points)s points of cards, but %(decks)s decks hold only "
+            "%(most)s: check the melded and left-over points."
+        )
+        params = {"points": points, "decks": decks, "most": deck_points}
+        yield Problem(field="melded_points", template=template, params=params)
+
+
+def _supply_problem(field: str, what: Term, total: int, per_deck: int, decks: int) -> Problem:
+    template = N_(
+        "The sides entered %(total)s %(what)s, but %(decks)s decks hold only %(most)s: "
+        "check the counts of %(what)s."
+    )
+    params = {"total": total, "what": what, "decks": decks, "most": per_deck * decks}
+    return Problem(field=field, template=template, params=params)
