@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from typing import Any
+
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import MetaData
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy import JSON, DateTime, Dialect, ForeignKey, MetaData, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
     "ck": "ck_%(table_name)s_%(constraint_name)s",
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
@@ -20,3 +24,113 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp, even on SQLite, which stores no zone and returns naive."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=UTC)
+
+
+class Match(db.Model):
+    """A match a table keeps score of, under the rules it chose when it began."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(60))
+    preset: Mapped[str] = mapped_column(String(40))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    language: Mapped[str | None] = mapped_column(String(35))
+    version: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+    sides: Mapped[list[Side]] = relationship(
+        back_populates="match", cascade="all, delete-orphan", order_by="Side.position"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="match", cascade="all, delete-orphan", order_by="Round.number"
+    )
+
+
+class Side(db.Model):
+    """A side of a match: a partnership, or one player alone."""
+
+    __table_args__ = (UniqueConstraint("match_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    name: Mapped[str] = mapped_column(String(60))
+
+    match: Mapped[Match] = relationship(back_populates="sides")
+    players: Mapped[list[Player]] = relationship(
+        back_populates="side", cascade="all, delete-orphan", order_by="Player.position"
+    )
+
+
+class Player(db.Model):
+    __table_args__ = (UniqueConstraint("side_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    side_id: Mapped[int] = mapped_column(ForeignKey("side.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    name: Mapped[str] = mapped_column(String(60))
+
+    side: Mapped[Side] = relationship(back_populates="players")
+
+
+class Round(db.Model):
+    """A round as entered; its version lets two phones notice each other's edits."""
+
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    version: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+    match: Mapped[Match] = relationship(back_populates="rounds")
+    entries: Mapped[list[Entry]] = relationship(
+        back_populates="round", cascade="all, delete-orphan"
+    )
+
+
+class Entry(db.Model):
+    """What one side entered for one round; melded and left-over cards as points or as counts."""
+
+    __table_args__ = (UniqueConstraint("round_id", "side_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
+    side_id: Mapped[int] = mapped_column(ForeignKey("side.id", ondelete="CASCADE"), index=True)
+    clean_books: Mapped[int] = mapped_column(default=0)
+    dirty_books: Mapped[int] = mapped_column(default=0)
+    wild_books: Mapped[int] = mapped_column(default=0)
+    melded_points: Mapped[int | None]
+    melded_counts: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    red_threes: Mapped[int] = mapped_column(default=0)
+    red_threes_held: Mapped[int] = mapped_column(default=0)
+    went_out: Mapped[bool] = mapped_column(default=False)
+    leftover_points: Mapped[int | None]
+    leftover_counts: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    deal_bonus: Mapped[bool] = mapped_column(default=False)
+
+    round: Mapped[Round] = relationship(back_populates="entries")
+    side: Mapped[Side] = relationship()
