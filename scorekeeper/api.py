@@ -44,7 +44,10 @@ def _http_error(error: HTTPException) -> tuple[Response, int]:
 
 def json_body() -> dict[str, Any]:
     """Return the request's JSON object, or raise `BadRequestBody`."""
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # nested too deep for the parser: as unreadable as broken JSON
+        body = None
     if not isinstance(body, dict):
         raise BadRequestBody
     return body
