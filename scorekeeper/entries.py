@@ -61,6 +61,10 @@ class SideEntry:
     deal_bonus: bool = False
     running_score: int = 0
 
+    def label(self, index: int) -> str:
+        """Return how messages name the side: its name, else its place in the round."""
+        return self.name or f"#{index + 1}"
+
     @property
     def books(self) -> BookCounts:
         return BookCounts(clean=self.clean_books, dirty=self.dirty_books, wild=self.wild_books)

@@ -29,29 +29,33 @@ _MELD_INTEGERS = ("naturals", "twos", "jokers")
 class _Reader:
     """Read typed fields from one JSON object, remembering each problem with its place."""
 
-    def __init__(self, data: object, *, field: str = "", side: int | None = None) -> None:
+    def __init__(self, data: object, *, field: str = "", prefix: str | None = None) -> None:
         self.problems: list[Problem] = []
-        self.side = side
-        self.prefix = f"{field}." if field else ""
+        self.prefix = (f"{field}." if field else "") if prefix is None else prefix
         self.data: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
         if not isinstance(data, Mapping):
             self.fail(field or "body", N_("%(field)s must be a JSON object."))
 
     def fail(self, field: str, template: str, **params: object) -> None:
         params = {"field": field, **params}
-        self.problems.append(Problem(field=field, template=template, params=params, side=self.side))
+        self.problems.append(Problem(field=field, template=template, params=params))
 
     def refuse_unknown(self, known: frozenset[str] | tuple[str, ...]) -> None:
         for key in self.data:
             if key not in known:
-                self.fail(self.prefix + str(key), N_("%(field)s is not a field of this request."))
+                self.fail(
+                    self.prefix + str(key),
+                    N_(
+                        "%(field)s is not a field of this request; remove it or check its spelling."
+                    ),
+                )
 
     def integer(self, key: str, default: int | None = 0) -> int | None:
         value = self.data.get(key, default)
         if value is None and default is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(self.prefix + key, N_("%(field)s must be a whole number."))
+            self.fail(self.prefix + key, N_("%(field)s must be a whole number, such as 0 or 2."))
             return default
         return value
 
@@ -67,12 +71,12 @@ class _Reader:
         if value is None and not required:
             return ""
         if not isinstance(value, str) or not value.strip():
-            self.fail(self.prefix + key, N_("%(field)s must be a name."))
+            self.fail(self.prefix + key, N_("%(field)s must be text, such as Us."))
             return ""
         if len(value) > MAX_NAME_LENGTH:
             self.fail(
                 self.prefix + key,
-                N_("%(field)s is longer than %(most)s characters."),
+                N_("%(field)s is longer than %(most)s characters; shorten it."),
                 most=MAX_NAME_LENGTH,
             )
         return value.strip()
@@ -89,9 +93,10 @@ def parse_rules(data: object) -> RuleSet:
     reader = _Reader(data, field="rules")
     reader.refuse_unknown(("preset", "overrides"))
     preset = reader.data.get("preset", DEFAULT_PRESET)
-    overrides = reader.data.get("overrides") or {}
+    overrides = reader.data.get("overrides")
+    overrides = {} if overrides is None else overrides
     if not isinstance(preset, str):
-        reader.fail("rules.preset", N_("%(field)s must be the key of a preset."))
+        reader.fail("rules.preset", N_("%(field)s must be the key of a preset, such as standard."))
     if not isinstance(overrides, Mapping):
         reader.fail("rules.overrides", N_("%(field)s must be an object of settings."))
     reader.raise_problems()
@@ -111,7 +116,7 @@ def parse_round(data: Mapping[str, Any], *, sides_required: bool = True) -> Roun
     reader = _Reader(data)
     round_number = reader.integer("round", default=None)
     if round_number is None and "round" not in reader.data:
-        reader.fail("round", N_("%(field)s is required."))
+        reader.fail("round", N_("%(field)s is required: enter the number of the round."))
     players = reader.integer("players", default=None)
     raw_sides = reader.data.get("sides")
     if not isinstance(raw_sides, list) or not raw_sides:
@@ -128,8 +133,8 @@ def parse_round(data: Mapping[str, Any], *, sides_required: bool = True) -> Roun
 
 def parse_side(data: object, index: int, *, name_required: bool) -> tuple[SideEntry, list[Problem]]:
     """Return one side's entry and the problems with its fields."""
-    reader = _Reader(data, field=f"sides[{index}]", side=index)
-    reader.prefix = ""
+    # Side fields are named as in the API; the error's "side" says which side.
+    reader = _Reader(data, field=f"sides[{index}]", prefix="")
     reader.refuse_unknown(_SIDE_KEYS)
     numbers = {key: reader.integer(key) or 0 for key in _SIDE_INTEGERS}
     melded = _cards(reader, "melded", MELDED_COUNT_KEYS, numbers.pop("melded_points"))
@@ -141,7 +146,8 @@ def parse_side(data: object, index: int, *, name_required: bool) -> tuple[SideEn
         **numbers,
         **{key: reader.boolean(key) for key in _SIDE_BOOLEANS},
     )
-    return side, reader.problems
+    label = side.label(index)
+    return side, [problem.of_side(index, label) for problem in reader.problems]
 
 
 def _cards(reader: _Reader, key: str, count_keys: tuple[str, ...], points: int) -> int | CardCounts:
@@ -149,7 +155,7 @@ def _cards(reader: _Reader, key: str, count_keys: tuple[str, ...], points: int) 
         return points
     if f"{key}_points" in reader.data:
         reader.fail(key, N_("Give %(field)s either as points or as counts, not both."))
-    counts = _Reader(reader.data[key], field=key, side=reader.side)
+    counts = _Reader(reader.data[key], field=key)
     counts.refuse_unknown(count_keys)
     values = {name: counts.integer(name) or 0 for name in count_keys}
     reader.problems += counts.problems

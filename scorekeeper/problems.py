@@ -35,15 +35,25 @@ class Problem:
 
     def message(self, translate: Callable[[str], str] = str) -> str:
         """Return the message in the language `translate` gives."""
-        params = {
-            key: translate(value) if isinstance(value, Term) else value
-            for key, value in self.params.items()
-        }
+        params = {key: _translated(value, translate) for key, value in self.params.items()}
         return translate(self.template) % params
+
+    def of_side(self, side: int, label: str) -> Problem:
+        """Return this problem as one of a side, its message led by the side's name."""
+        params = {"side": label, "problem": self}
+        return Problem(
+            field=self.field, template=N_("%(side)s: %(problem)s"), params=params, side=side
+        )
 
     def as_dict(self, translate: Callable[[str], str] = str) -> dict[str, object]:
         """Return the problem as the API's error object."""
         return {"side": self.side, "field": self.field, "message": self.message(translate)}
+
+
+def _translated(value: object, translate: Callable[[str], str]) -> object:
+    if isinstance(value, Term):
+        return translate(value)
+    return value.message(translate) if isinstance(value, Problem) else value
 
 
 class ProblemsError(ValueError):

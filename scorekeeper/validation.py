@@ -43,13 +43,14 @@ def round_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
 
 
 def side_label(entry: RoundEntry, index: int) -> str:
-    return entry.sides[index].name or f"#{index + 1}"
+    """Return how messages name the side at `index`."""
+    return entry.sides[index].label(index)
 
 
 def _side_problem(
     entry: RoundEntry, index: int, field: str, template: str, **params: object
 ) -> Problem:
-    params = {"side": side_label(entry, index), **params}
+    params = {"side": side_label(entry, index), "field": field, **params}
     return Problem(field=field, template=template, params=params, side=index)
 
 
@@ -76,8 +77,8 @@ def _round_level_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem
         yield Problem(field="sides", template=template, params={"most": MAX_PLAYERS})
     elif not len(entry.sides) <= entry.player_count <= MAX_PLAYERS:
         template = N_(
-            "%(players)s players cannot make %(sides)s sides: "
-            "enter between %(sides)s and %(most)s players."
+            "players is %(players)s, but %(sides)s sides need between %(sides)s and %(most)s "
+            "players: enter a number in that range."
         )
         params = {"players": entry.player_count, "sides": len(entry.sides), "most": MAX_PLAYERS}
         yield Problem(field="players", template=template, params=params)
@@ -102,7 +103,7 @@ def _negative_problems(entry: RoundEntry, index: int, side: SideEntry) -> Iterat
     for field, number in numbers:
         if number < 0:
             template = N_("%(side)s: %(field)s cannot be negative; enter 0 or more.")
-            yield _side_problem(entry, index, field, template, field=field)
+            yield _side_problem(entry, index, field, template)
     if isinstance(side.melded, CardCounts) and side.melded.black_threes:
         template = N_("%(side)s: black threes never meld; count them as left over.")
         yield _side_problem(entry, index, "melded.black_threes", template)
@@ -122,8 +123,8 @@ def _multiple_problems(
         step = _points_step(rules, kinds)
         if isinstance(cards, int) and step and cards % step:
             template = N_(
-                "%(side)s: %(points)s points cannot be made of cards; "
-                "card points come in steps of %(step)s."
+                "%(side)s: %(field)s of %(points)s cannot be made of cards, whose points come "
+                "in steps of %(step)s; enter a multiple of %(step)s."
             )
             yield _side_problem(entry, index, field, template, points=cards, step=step)
 
@@ -155,17 +156,18 @@ def _book_problems(
     cheapest = rules.cheapest_books(side.books)
     if side.melded < cheapest:
         template = N_(
-            "%(side)s: %(books)s books hold at least %(cheapest)s points of cards, "
-            "but the melded cards are %(points)s; melded cards include the cards in books."
+            "%(side)s: melded_points of %(points)s cannot make the books entered "
+            "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild), whose cards are worth at least "
+            "%(cheapest)s; enter the points of every melded card, books included, or fewer books."
         )
         yield _side_problem(
             entry,
             index,
             "melded_points",
             template,
-            books=side.book_count,
             cheapest=cheapest,
             points=side.melded,
+            **_book_params(side),
         )
 
 
@@ -186,19 +188,24 @@ def _book_card_problems(
     for have, need, what in needs:
         if have < need:
             template = N_(
-                "%(side)s: %(books)s books need at least %(need)s %(what)s, "
-                "but only %(have)s are melded; melded cards include the cards in books."
+                "%(side)s: the books entered (%(clean)s clean, %(dirty)s dirty, %(wild)s wild) "
+                "need this many %(what)s at least: %(need)s, but melded counts only %(have)s; "
+                "count every melded card, books included, or enter fewer books."
             )
             yield _side_problem(
                 entry,
                 index,
                 "melded",
                 template,
-                books=side.book_count,
                 need=need,
                 what=what,
                 have=have,
+                **_book_params(side),
             )
+
+
+def _book_params(side: SideEntry) -> dict[str, object]:
+    return {"clean": side.clean_books, "dirty": side.dirty_books, "wild": side.wild_books}
 
 
 def _minimum_problems(
@@ -208,8 +215,9 @@ def _minimum_problems(
     minimum = rules.meld_minimum(entry.round_number, side.running_score)
     if 0 < points < minimum:
         template = N_(
-            "%(side)s: melded cards of %(points)s points are under the meld minimum of "
-            "%(minimum)s; a side that melded has at least the minimum on the table."
+            "%(side)s: the melded cards (%(field)s), worth %(points)s, are under the meld minimum "
+            "of %(minimum)s, which the side's first meld had to reach; enter every melded card, "
+            "or 0 if the side did not meld."
         )
         field = "melded_points" if isinstance(side.melded, int) else "melded"
         yield _side_problem(entry, index, field, template, points=points, minimum=minimum)
@@ -218,7 +226,10 @@ def _minimum_problems(
 def _going_out_problems(entry: RoundEntry) -> Iterator[Problem]:
     out = [index for index, side in enumerate(entry.sides) if side.went_out]
     for index in out[1:]:
-        template = N_("%(side)s: %(first)s already went out; only one side goes out in a round.")
+        template = N_(
+            "%(side)s: %(first)s already went out, and only one side goes out in a round; "
+            "untick went_out for all but one side."
+        )
         yield _side_problem(entry, index, "went_out", template, first=side_label(entry, out[0]))
 
 
