@@ -37,7 +37,7 @@ def round_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
     for index, side in enumerate(entry.sides):
         problems += _side_problems(rules, entry, index, side)
     if not problems:
-        problems += _going_out_problems(entry)
+        problems += _going_out_problems(rules, entry)
         problems += _supply_problems(rules, entry)
     return problems
 
@@ -223,8 +223,10 @@ def _minimum_problems(
         yield _side_problem(entry, index, field, template, points=points, minimum=minimum)
 
 
-def _going_out_problems(entry: RoundEntry) -> Iterator[Problem]:
+def _going_out_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     out = [index for index, side in enumerate(entry.sides) if side.went_out]
+    for index in out:
+        yield from going_out_problems(rules, entry, index)
     for index in out[1:]:
         template = N_(
             "%(side)s: %(first)s already went out, and only one side goes out in a round; "
@@ -264,15 +266,18 @@ def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterato
 
 
 def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
-    for index, side in enumerate(entry.sides):
-        if side.went_out:
-            yield from going_out_problems(rules, entry, index)
     decks = rules.deck_count(entry.player_count)
     red_threes = sum(side.red_threes + side.red_threes_held for side in entry.sides)
     if red_threes > RED_THREES_PER_DECK * decks:
         yield _supply_problem(
             "red_threes", T_("red threes"), red_threes, RED_THREES_PER_DECK, decks
         )
+    yield from _counted_supply_problems(entry, decks)
+    yield from _wild_book_supply_problems(entry, decks)
+    yield from _point_supply_problems(rules, entry, decks)
+
+
+def _counted_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
     counted = [
         cards
         for side in entry.sides
@@ -283,11 +288,25 @@ def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
         total = sum(cards.of(kind) for cards in counted)
         if total > kind.per_deck * decks:
             yield _supply_problem(kind.value, kind.label, total, kind.per_deck, decks)
-    points = sum(
-        side.melded_points(rules.card_values) + side.leftover_points(rules.card_values)
-        for side in entry.sides
-    )
-    deck_points = decks * sum(kind.per_deck * rules.card_values.of(kind) for kind in CardKind)
+
+
+def _wild_book_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
+    """Books need wild cards even when melded cards are entered as points: 7 a wild, 1 a dirty."""
+    needed = sum(BOOK_SIZE * side.wild_books + side.dirty_books for side in entry.sides)
+    most = decks * sum(kind.per_deck for kind in WILD_KINDS)
+    if needed > most:
+        template = N_(
+            "The sides' books need at least %(needed)s wild cards (%(size)s a wild book, 1 a "
+            "dirty book), but %(decks)s decks hold only %(most)s: check the dirty and wild books."
+        )
+        params = {"needed": needed, "size": BOOK_SIZE, "decks": decks, "most": most}
+        yield Problem(field="wild_books", template=template, params=params)
+
+
+def _point_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:
+    values = rules.card_values
+    points = sum(side.melded_points(values) + side.leftover_points(values) for side in entry.sides)
+    deck_points = decks * sum(kind.per_deck * values.of(kind) for kind in CardKind)
     if points > deck_points:
         template = N_(
             "The sides entered %(points)s points of cards, but %(decks)s decks hold only "
