@@ -1,49 +1,22 @@
-"""Stored matches: create them, enter and edit their rounds, and read them back scored.
+"""Rounds of a stored match: scored in order through the domain, added, replaced and deleted.
 
-Every score and every refusal comes from the domain. This module loads and saves, and fills in
-what the domain needs from the match: side names, the player count and running scores.
+Every score and every refusal comes from the domain; this module fills in what the domain needs
+from the match: side names, the player count and each side's running score.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
-
-from sqlalchemy.orm import selectinload
 
 from scorekeeper.database import write_transaction
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
-from scorekeeper.exports import counts_json, match_document, prefixed, read_document, view_csv
-from scorekeeper.models import Entry, Match, Player, Round, Side, db, utc_now
-from scorekeeper.payloads import MAX_NAME_LENGTH
+from scorekeeper.exports import counts_json
+from scorekeeper.models import Entry, Match, Round, db, utc_now
 from scorekeeper.problems import N_, Problem, ProblemsError
-from scorekeeper.rules import DEFAULT_PRESET, RuleSet, build_rules
+from scorekeeper.rules import RuleSet
 from scorekeeper.scoring import RoundScore, Standings, score_round, standings
-from scorekeeper.validation import MAX_PLAYERS
-
-EDIT_TOKEN_BYTES = 32
-PUBLIC_ID_BYTES = 16
-MIN_SIDES = 2  # a match is played against somebody
-
-
-@dataclass(frozen=True)
-class SideSpec:
-    """A side as a match begins: its name and its players, in seating order."""
-
-    name: str
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class CreatedMatch:
-    """A new match with its edit token, which is shown this once and stored only as a hash."""
-
-    match: Match
-    edit_token: str
+from scorekeeper.store.matches import player_count, rules_of, side_names
 
 
 @dataclass(frozen=True)
@@ -88,127 +61,6 @@ class ImpossibleRound(ProblemsError):
         self.round_number = round_number
 
 
-# -- Matches -------------------------------------------------------------------------------------
-
-
-def create_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec]) -> CreatedMatch:
-    """Store a new match under `rules`; raise `ProblemsError` and store nothing on bad names."""
-    created = new_match(name, preset, rules, sides)
-    with write_transaction():
-        db.session.add(created.match)
-    return created
-
-
-def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec]) -> CreatedMatch:
-    """Return a checked match, not yet stored, with its edit token."""
-    name = name.strip()
-    sides = [SideSpec(side.name.strip(), tuple(p.strip() for p in side.players)) for side in sides]
-    problems = _setup_problems(name, preset, sides)
-    if problems:
-        raise ProblemsError(problems)
-    token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
-    match = Match(
-        public_id=secrets.token_urlsafe(PUBLIC_ID_BYTES),
-        name=name,
-        preset=preset,
-        settings=rules.as_settings(),
-        edit_token_hash=_digest(token),
-        sides=[
-            Side(
-                position=index,
-                name=side.name,
-                players=[
-                    Player(position=seat, name=player) for seat, player in enumerate(side.players)
-                ],
-            )
-            for index, side in enumerate(sides)
-        ],
-    )
-    return CreatedMatch(match=match, edit_token=token)
-
-
-def _setup_problems(name: str, preset: str, sides: Sequence[SideSpec]) -> list[Problem]:
-    problems = _name_problems("name", name) + _preset_problems(preset)
-    if not MIN_SIDES <= len(sides) <= MAX_PLAYERS:
-        template = N_("Enter between %(least)s and %(most)s sides.")
-        problems.append(Problem("sides", template, {"least": MIN_SIDES, "most": MAX_PLAYERS}))
-    seen: set[str] = set()
-    for index, side in enumerate(sides):
-        problems += _side_problems(index, side, seen)
-        seen.add(side.name.casefold())
-    players = sum(len(side.players) for side in sides)
-    if players > MAX_PLAYERS:
-        template = N_("%(players)s players entered, but a match has at most %(most)s.")
-        problems.append(Problem("sides", template, {"players": players, "most": MAX_PLAYERS}))
-    return problems
-
-
-def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]:
-    field = f"sides[{index}]"
-    problems = _name_problems(f"{field}.name", side.name, side=index)
-    if side.name and side.name.casefold() in taken:
-        template = N_("Another side is already called %(name)s: give each side its own name.")
-        problems.append(Problem(f"{field}.name", template, {"name": side.name}, side=index))
-    if not side.players:
-        template = N_("%(field)s needs at least one player.")
-        problems.append(Problem(f"{field}.players", template, {"field": field}, side=index))
-    for seat, player in enumerate(side.players):
-        problems += _name_problems(f"{field}.players[{seat}]", player, side=index)
-    return problems
-
-
-def _name_problems(field: str, name: str, *, side: int | None = None) -> list[Problem]:
-    if 1 <= len(name) <= MAX_NAME_LENGTH:
-        return []
-    template = N_("%(field)s must be a name of 1 to %(most)s characters.")
-    return [Problem(field, template, {"field": field, "most": MAX_NAME_LENGTH}, side=side)]
-
-
-def _preset_problems(preset: str) -> list[Problem]:
-    try:
-        build_rules(preset)
-    except ProblemsError as error:
-        return [replace(problem, field="rules.preset") for problem in error.problems]
-    return []
-
-
-def get_match(public_id: str) -> Match | None:
-    """Return the match with this public id, its sides and rounds loaded, or None."""
-    return db.session.scalar(
-        db.select(Match)
-        .filter_by(public_id=public_id)
-        .options(
-            selectinload(Match.sides).selectinload(Side.players),
-            selectinload(Match.rounds).selectinload(Round.entries),
-        )
-    )
-
-
-def token_opens(match: Match, token: str | None) -> bool:
-    """Return whether `token` is the match's edit token, comparing digests in constant time."""
-    return token is not None and hmac.compare_digest(_digest(token), match.edit_token_hash)
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def rules_of(match: Match) -> RuleSet:
-    """Return the match's rules as stored when it began; presets changing later do not touch it."""
-    return build_rules(DEFAULT_PRESET, match.settings)
-
-
-def side_names(match: Match) -> tuple[str, ...]:
-    return tuple(side.name for side in match.sides)
-
-
-def player_count(match: Match) -> int:
-    return sum(len(side.players) for side in match.sides)
-
-
-# -- Reading rounds ------------------------------------------------------------------------------
-
-# A round about to be scored: its version and its entry, keyed by round number.
 Drafts = dict[int, tuple[int, RoundEntry]]
 
 
@@ -307,8 +159,8 @@ def add_round(match: Match, entry: RoundEntry) -> ScoredRound:
             template = N_("Round %(round)s is already entered: edit it instead.")
             raise ProblemsError([Problem("round", template, {"round": entry.round_number})])
         number = entry.round_number
-        scored = _numbered(_rescored(match, number, (1, _for_match(match, entry))), number)
-        match.rounds.append(_new_round(match, scored.entry))
+        scored = _numbered(_rescored(match, number, (1, entry_for_match(match, entry))), number)
+        match.rounds.append(new_round_row(match, scored.entry))
         _touch(match)
     return scored
 
@@ -317,7 +169,7 @@ def replace_round(match: Match, number: int, entry: RoundEntry, *, version: int)
     """Replace a round read at `version`; raise `StaleVersion` when it changed since."""
     with write_transaction():
         row = _round_at(match, number, version)
-        entry = _for_match(match, replace(entry, round_number=number))
+        entry = entry_for_match(match, replace(entry, round_number=number))
         scored = _numbered(_rescored(match, number, (row.version + 1, entry)), number)
         by_side = {stored.side_id: stored for stored in row.entries}
         for side, side_entry in zip(match.sides, scored.entry.sides, strict=True):
@@ -363,11 +215,12 @@ def _round_at(match: Match, number: int, version: int) -> Round:
     return row
 
 
-def _for_match(match: Match, entry: RoundEntry) -> RoundEntry:
+def entry_for_match(match: Match, entry: RoundEntry) -> RoundEntry:
     """Return the entry with the match's side names and player count, one side each."""
     if len(entry.sides) != len(match.sides):
         template = N_("Enter one side per side of this match: %(count)s, in its order.")
-        raise ProblemsError([Problem("sides", template, {"count": len(match.sides)})])
+        problem = Problem("sides", template, {"count": len(match.sides)})
+        raise ImpossibleRound(entry.round_number, [problem])
     sides = tuple(
         replace(side, name=name) for side, name in zip(entry.sides, side_names(match), strict=True)
     )
@@ -393,14 +246,16 @@ def _rescored(
             raise
         template = N_("This would make round %(round)s impossible as entered: correct it first.")
         header = Problem("round", template, {"round": error.round_number})
-        raise ProblemsError([header, *error.problems]) from None
+        # Under "round": their own fields would point into the entry being changed.
+        later = [replace(problem, field="round") for problem in error.problems]
+        raise ProblemsError([header, *later]) from None
 
 
 def _numbered(rounds: Sequence[ScoredRound], number: int) -> ScoredRound:
     return next(scored for scored in rounds if scored.number == number)
 
 
-def _new_round(match: Match, entry: RoundEntry) -> Round:
+def new_round_row(match: Match, entry: RoundEntry) -> Round:
     row = Round(number=entry.round_number)
     for side, side_entry in zip(match.sides, entry.sides, strict=True):
         stored = Entry(side=side)
@@ -427,67 +282,3 @@ def _points_or_counts(
     if isinstance(cards, CardCounts):
         return None, counts_json(cards, keys)
     return cards, None
-
-
-# -- Export and import ---------------------------------------------------------------------------
-
-
-def export_match(match: Match) -> dict[str, Any]:
-    """Return the complete export of a match, which `import_match` reads back."""
-    return match_document(match_view(match))
-
-
-def match_csv(match: Match) -> str:
-    """Return the match's rounds as CSV, one row per side per round."""
-    return view_csv(match_view(match))
-
-
-def import_match(data: Mapping[str, Any]) -> CreatedMatch:
-    """Store an exported match as a new one, with a new id and edit token.
-
-    Raises `ProblemsError`, storing nothing, when the export is damaged or any round impossible.
-    """
-    document = read_document(data)
-    created = new_match(document.name, document.preset, document.rules, side_specs(document.sides))
-    match = created.match
-    match.language = document.language
-    drafts: Drafts = {}
-    for index, entry in enumerate(document.rounds):
-        try:
-            drafts[entry.round_number] = (1, _for_match(match, entry))
-        except ProblemsError as error:
-            raise ProblemsError(
-                [prefixed(p, f"rounds[{index}].") for p in error.problems]
-            ) from None
-    try:
-        rounds = scored_rounds(document.rules, drafts)
-    except ImpossibleRound as error:
-        index = next(
-            i for i, e in enumerate(document.rounds) if e.round_number == error.round_number
-        )
-        raise ProblemsError([prefixed(p, f"rounds[{index}].") for p in error.problems]) from None
-    with write_transaction():
-        match.rounds = [_new_round(match, scored.entry) for scored in rounds]
-        db.session.add(match)
-    return created
-
-
-def side_specs(data: object) -> tuple[SideSpec, ...]:
-    """Return the sides of a JSON body; a value that is not a name becomes "", which
-    `create_match` then refuses under its field."""
-    sides = data if isinstance(data, list) else []
-    return tuple(
-        SideSpec(
-            name=_text(side.get("name")),
-            players=tuple(_text(player) for player in _list(side.get("players"))),
-        )
-        for side in (item if isinstance(item, Mapping) else {} for item in sides)
-    )
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _list(value: object) -> list[object]:
-    return value if isinstance(value, list) else []

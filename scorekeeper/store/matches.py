@@ -1,0 +1,174 @@
+"""Matches: their creation from names and rules, their edit tokens and their rules."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from sqlalchemy.orm import selectinload
+
+from scorekeeper.database import write_transaction
+from scorekeeper.models import Match, Player, Round, Side, db
+from scorekeeper.payloads import MAX_NAME_LENGTH
+from scorekeeper.problems import N_, Problem, ProblemsError
+from scorekeeper.rules import DEFAULT_PRESET, RuleSet, build_rules
+from scorekeeper.validation import MAX_PLAYERS
+
+EDIT_TOKEN_BYTES = 32
+PUBLIC_ID_BYTES = 16
+MIN_SIDES = 2  # a match is played against somebody
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """A side as a match begins: its name and its players, in seating order."""
+
+    name: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CreatedMatch:
+    """A new match with its edit token, which is shown this once and stored only as a hash."""
+
+    match: Match
+    edit_token: str
+
+
+def create_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec]) -> CreatedMatch:
+    """Store a new match under `rules`; raise `ProblemsError` and store nothing on bad names."""
+    created = new_match(name, preset, rules, sides)
+    with write_transaction():
+        db.session.add(created.match)
+    return created
+
+
+def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec]) -> CreatedMatch:
+    """Return a checked match, not yet stored, with its edit token."""
+    name = name.strip()
+    sides = [SideSpec(side.name.strip(), tuple(p.strip() for p in side.players)) for side in sides]
+    problems = _setup_problems(name, preset, sides)
+    if problems:
+        raise ProblemsError(problems)
+    token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    match = Match(
+        public_id=secrets.token_urlsafe(PUBLIC_ID_BYTES),
+        name=name,
+        preset=preset,
+        settings=rules.as_settings(),
+        edit_token_hash=_digest(token),
+        sides=[
+            Side(
+                position=index,
+                name=side.name,
+                players=[
+                    Player(position=seat, name=player) for seat, player in enumerate(side.players)
+                ],
+            )
+            for index, side in enumerate(sides)
+        ],
+    )
+    return CreatedMatch(match=match, edit_token=token)
+
+
+def _setup_problems(name: str, preset: str, sides: Sequence[SideSpec]) -> list[Problem]:
+    problems = _name_problems("name", name) + _preset_problems(preset)
+    if not MIN_SIDES <= len(sides) <= MAX_PLAYERS:
+        template = N_("Enter between %(least)s and %(most)s sides.")
+        problems.append(Problem("sides", template, {"least": MIN_SIDES, "most": MAX_PLAYERS}))
+    seen: set[str] = set()
+    for index, side in enumerate(sides):
+        problems += _side_problems(index, side, seen)
+        seen.add(side.name.casefold())
+    players = sum(len(side.players) for side in sides)
+    if players > MAX_PLAYERS:
+        template = N_("%(players)s players entered, but a match has at most %(most)s.")
+        problems.append(Problem("sides", template, {"players": players, "most": MAX_PLAYERS}))
+    return problems
+
+
+def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]:
+    field = f"sides[{index}]"
+    problems = _name_problems(f"{field}.name", side.name, side=index)
+    if side.name and side.name.casefold() in taken:
+        template = N_("Another side is already called %(name)s: give each side its own name.")
+        problems.append(Problem(f"{field}.name", template, {"name": side.name}, side=index))
+    if not side.players:
+        template = N_("%(field)s needs at least one player.")
+        problems.append(Problem(f"{field}.players", template, {"field": field}, side=index))
+    for seat, player in enumerate(side.players):
+        problems += _name_problems(f"{field}.players[{seat}]", player, side=index)
+    return problems
+
+
+def _name_problems(field: str, name: str, *, side: int | None = None) -> list[Problem]:
+    if 1 <= len(name) <= MAX_NAME_LENGTH:
+        return []
+    template = N_("%(field)s must be a name of 1 to %(most)s characters.")
+    return [Problem(field, template, {"field": field, "most": MAX_NAME_LENGTH}, side=side)]
+
+
+def _preset_problems(preset: str) -> list[Problem]:
+    try:
+        build_rules(preset)
+    except ProblemsError as error:
+        return [replace(problem, field="rules.preset") for problem in error.problems]
+    return []
+
+
+def get_match(public_id: str) -> Match | None:
+    """Return the match with this public id, its sides and rounds loaded, or None."""
+    return db.session.scalar(
+        db.select(Match)
+        .filter_by(public_id=public_id)
+        .options(
+            selectinload(Match.sides).selectinload(Side.players),
+            selectinload(Match.rounds).selectinload(Round.entries),
+        )
+    )
+
+
+def token_opens(match: Match, token: str | None) -> bool:
+    """Return whether `token` is the match's edit token, comparing digests in constant time."""
+    return token is not None and hmac.compare_digest(_digest(token), match.edit_token_hash)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def rules_of(match: Match) -> RuleSet:
+    """Return the match's rules as stored when it began; presets changing later do not touch it."""
+    return build_rules(DEFAULT_PRESET, match.settings)
+
+
+def side_names(match: Match) -> tuple[str, ...]:
+    return tuple(side.name for side in match.sides)
+
+
+def player_count(match: Match) -> int:
+    return sum(len(side.players) for side in match.sides)
+
+
+def side_specs(data: object) -> tuple[SideSpec, ...]:
+    """Return the sides of a JSON body; a value that is not a name becomes "", which
+    `create_match` then refuses under its field."""
+    sides = data if isinstance(data, list) else []
+    return tuple(
+        SideSpec(
+            name=_text(side.get("name")),
+            players=tuple(_text(player) for player in _list(side.get("players"))),
+        )
+        for side in (item if isinstance(item, Mapping) else {} for item in sides)
+    )
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []

@@ -1,0 +1,61 @@
+"""A stored match in and out as documents: the JSON export and import, and the CSV."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scorekeeper.database import write_transaction
+from scorekeeper.entries import RoundEntry
+from scorekeeper.exports import match_document, prefixed, read_document, view_csv
+from scorekeeper.models import Match, db
+from scorekeeper.problems import ProblemsError
+from scorekeeper.rules import RuleSet
+from scorekeeper.store.matches import CreatedMatch, new_match, side_specs
+from scorekeeper.store.rounds import (
+    ImpossibleRound,
+    ScoredRound,
+    entry_for_match,
+    match_view,
+    new_round_row,
+    scored_rounds,
+)
+
+
+def export_match(match: Match) -> dict[str, Any]:
+    """Return the complete export of a match, which `import_match` reads back."""
+    return match_document(match_view(match))
+
+
+def match_csv(match: Match) -> str:
+    """Return the match's rounds as CSV, one row per side per round."""
+    return view_csv(match_view(match))
+
+
+def import_match(data: Mapping[str, Any]) -> CreatedMatch:
+    """Store an exported match as a new one, with a new id and edit token.
+
+    Raises `ProblemsError`, storing nothing, when the export is damaged or any round impossible.
+    """
+    document = read_document(data)
+    created = new_match(document.name, document.preset, document.rules, side_specs(document.sides))
+    match = created.match
+    match.language = document.language
+    rounds = _imported_rounds(match, document.rules, document.rounds)
+    with write_transaction():
+        match.rounds = [new_round_row(match, scored.entry) for scored in rounds]
+        db.session.add(match)
+    return created
+
+
+def _imported_rounds(
+    match: Match, rules: RuleSet, entries: Sequence[RoundEntry]
+) -> tuple[ScoredRound, ...]:
+    """Score the export's rounds in order; a problem is placed at its round in the export."""
+    index_of = {entry.round_number: index for index, entry in enumerate(entries)}
+    try:
+        drafts = {entry.round_number: (1, entry_for_match(match, entry)) for entry in entries}
+        return scored_rounds(rules, drafts)
+    except ImpossibleRound as error:
+        prefix = f"rounds[{index_of[error.round_number]}]."
+        raise ProblemsError([prefixed(problem, prefix) for problem in error.problems]) from None
