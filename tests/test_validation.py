@@ -1,0 +1,445 @@
+"""The impossible entries of RULES.md section 6, each refused with how to fix it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.problems import Problem, ProblemsError
+from scorekeeper.rules import RuleSet, build_rules
+from scorekeeper.validation import check_round, check_round_number, round_problems
+
+STANDARD = build_rules("standard")
+OUT = {"clean_books": 2, "dirty_books": 2, "melded": 400, "went_out": True}
+
+
+def problems_of(
+    *sides: SideEntry, rules: RuleSet = STANDARD, round_number: int = 1, players: int | None = 4
+) -> list[Problem]:
+    return round_problems(rules, RoundEntry(round_number, sides, players))
+
+
+def us(**fields: Any) -> SideEntry:
+    return SideEntry(name="Us", **fields)
+
+
+def them(**fields: Any) -> SideEntry:
+    return SideEntry(name="Them", **fields)
+
+
+def assert_refused(problems: list[Problem], side: int | None, field: str) -> Problem:
+    """Assert that one problem names this side and field, and return it."""
+    found = [problem for problem in problems if (problem.side, problem.field) == (side, field)]
+    assert found, [problem.as_dict() for problem in problems]
+    return found[0]
+
+
+# -- Entries a table can make -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "sides", "players"),
+    [
+        pytest.param(STANDARD, (us(), them()), 4, id="nobody melded"),
+        pytest.param(STANDARD, (us(**OUT), them(leftover=300, red_threes_held=1)), 4, id="out"),
+        pytest.param(
+            STANDARD,
+            (us(**OUT, leftover=40, red_threes_held=1), them()),
+            4,
+            id="the partner of the player out still holds cards",
+        ),
+        pytest.param(STANDARD, (us(clean_books=1, melded=50),), 4, id="a clean book of 4-7s"),
+        pytest.param(STANDARD, (us(dirty_books=1, melded=50),), 4, id="a dirty book at 50"),
+        pytest.param(STANDARD, (us(wild_books=1, melded=140),), 4, id="a wild book of twos"),
+        pytest.param(STANDARD, (us(melded=50),), 4, id="exactly the minimum"),
+        pytest.param(
+            build_rules("simple"),
+            (us(clean_books=1, dirty_books=1, melded=120, went_out=True),),
+            4,
+            id="simple: out with 1 clean + 1 dirty",
+        ),
+        pytest.param(
+            build_rules("strict"),
+            (us(clean_books=2, dirty_books=2, wild_books=1, melded=500, went_out=True),),
+            4,
+            id="strict: out with a wild book",
+        ),
+        pytest.param(
+            build_rules("partnership-11"),
+            (us(melded=90, red_threes_held=2, deal_bonus=True), them(red_threes_held=1)),
+            4,
+            id="partnership-11: red threes held and the deal bonus",
+        ),
+        pytest.param(
+            STANDARD,
+            (
+                us(
+                    **OUT | {"melded": CardCounts(aces=12, eights_to_kings=14, twos=2)},
+                    leftover=CardCounts(black_threes=1, jokers=1),
+                ),
+            ),
+            4,
+            id="counted cards",
+        ),
+        pytest.param(
+            STANDARD,
+            (us(red_threes=5), them(red_threes_held=5)),
+            4,
+            id="every red three of five decks",
+        ),
+    ],
+)
+def test_an_entry_a_real_table_could_make_has_no_problem(
+    rules: RuleSet, sides: tuple[SideEntry, ...], players: int
+) -> None:
+    entry = RoundEntry(1, sides, players)
+
+    assert round_problems(rules, entry) == []
+    check_round(rules, entry)
+
+
+# -- Impossible entries -------------------------------------------------------------------------
+
+COUNT_FIELDS = ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
+
+
+@pytest.mark.parametrize("field", COUNT_FIELDS)
+def test_a_negative_count_is_refused(field: str) -> None:
+    problems = problems_of(us(**{field: -1}))
+
+    problem = assert_refused(problems, 0, field)
+    assert problem.message() == f"Us: {field} cannot be negative; enter 0 or more."
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"melded": -50}, "melded_points"),
+        ({"leftover": -5}, "leftover_points"),
+        ({"melded": CardCounts(aces=-1)}, "melded.aces"),
+        ({"leftover": CardCounts(black_threes=-2)}, "leftover.black_threes"),
+    ],
+)
+def test_negative_cards_are_refused(fields: dict[str, Any], field: str) -> None:
+    problem = assert_refused(problems_of(us(**fields)), 0, field)
+
+    assert field in problem.message()
+
+
+def test_black_threes_never_meld() -> None:
+    problem = assert_refused(
+        problems_of(us(melded=CardCounts(black_threes=1))), 0, "melded.black_threes"
+    )
+
+    assert "left over" in problem.message()
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [({"melded": 52}, "melded_points"), ({"leftover": 87}, "leftover_points")],
+)
+def test_point_totals_that_are_not_multiples_of_5_are_refused(
+    fields: dict[str, Any], field: str
+) -> None:
+    problem = assert_refused(problems_of(us(**fields)), 0, field)
+
+    assert problem.message().startswith("Us: ")
+    assert field in problem.message()
+    assert "enter a multiple of 5" in problem.message()
+
+
+def test_point_totals_follow_the_card_values_steps() -> None:
+    rules = build_rules("standard", {"card_values": {"four_to_seven": 10, "black_three": 10}})
+
+    problems = problems_of(us(melded=75), rules=rules)
+
+    assert "multiple of 10" in assert_refused(problems, 0, "melded_points").message()
+
+
+def test_more_than_one_side_out_in_a_round_is_refused() -> None:
+    problems = problems_of(us(**OUT), them(**OUT))
+
+    problem = assert_refused(problems, 1, "went_out")
+    assert problem.message().startswith("Them: Us already went out")
+    assert len(problems) == 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "books"),
+    [
+        ("standard", {"clean_books": 2, "dirty_books": 1}),
+        ("standard", {"clean_books": 1, "dirty_books": 3}),
+        ("standard", {"clean_books": 3, "dirty_books": 1}),
+        ("simple", {"clean_books": 1}),
+        ("simple", {"dirty_books": 2}),
+        ("strict", {"clean_books": 2, "dirty_books": 2}),
+        ("partnership-11", {"clean_books": 2, "dirty_books": 1}),
+    ],
+)
+def test_a_side_out_without_the_books_its_rules_require_is_refused(
+    preset: str, books: dict[str, int]
+) -> None:
+    problems = problems_of(us(**books, melded=500, went_out=True), rules=build_rules(preset))
+
+    problem = assert_refused(problems, 0, "went_out")
+    assert problem.message().startswith("Us went out without the books")
+
+
+def test_the_books_to_go_out_follow_a_house_rule() -> None:
+    rules = build_rules("standard", {"going_out_requires": {"clean": 1, "dirty": 1, "wild": 1}})
+    side = us(clean_books=1, dirty_books=1, melded=400, went_out=True)
+
+    assert assert_refused(problems_of(side, rules=rules), 0, "went_out")
+    assert (
+        problems_of(
+            side, rules=build_rules("standard", {"going_out_requires": {"clean": 1, "dirty": 1}})
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize(
+    "held",
+    [
+        pytest.param({"leftover": 5}, id="points left"),
+        pytest.param({"leftover": CardCounts(black_threes=1)}, id="a black three left"),
+        pytest.param({"red_threes_held": 1}, id="a red three held"),
+    ],
+)
+def test_a_single_player_out_who_still_holds_cards_is_refused(held: dict[str, Any]) -> None:
+    problems = problems_of(us(**OUT, **held), them(), players=2)
+
+    problem = assert_refused(problems, 0, "leftover")
+    assert "enter 0 left over" in problem.message()
+
+
+@pytest.mark.parametrize("preset", ["simple", "partnership-11"])
+def test_wild_books_where_the_rules_forbid_them_are_refused(preset: str) -> None:
+    problems = problems_of(us(wild_books=1, melded=140), rules=build_rules(preset))
+
+    assert "no wild books" in assert_refused(problems, 0, "wild_books").message()
+
+
+def test_wild_books_can_be_forbidden_by_a_house_rule() -> None:
+    rules = build_rules("standard", {"wild_books_allowed": False})
+
+    assert assert_refused(problems_of(us(wild_books=1, melded=140), rules=rules), 0, "wild_books")
+
+
+def test_red_threes_laid_down_where_the_rules_only_hold_them_are_refused() -> None:
+    problems = problems_of(us(red_threes=1), rules=build_rules("partnership-11"))
+
+    assert "red threes held" in assert_refused(problems, 0, "red_threes").message()
+
+
+def test_a_deal_bonus_where_the_rules_play_none_is_refused() -> None:
+    assert assert_refused(problems_of(us(deal_bonus=True)), 0, "deal_bonus")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "books", "floor", "under"),
+    [
+        pytest.param({}, {"clean_books": 1}, 35, 30, id="clean: seven 4-7s"),
+        pytest.param({}, {"dirty_books": 1}, 50, 45, id="dirty: six 4-7s and a 2"),
+        pytest.param({}, {"wild_books": 1}, 140, 135, id="wild: seven 2s"),
+        pytest.param({}, {"clean_books": 2, "dirty_books": 2}, 170, 165, id="two and two"),
+        pytest.param(
+            {"card_values": {"four_to_seven": 10}}, {"clean_books": 1}, 70, 60, id="4-7 worth 10"
+        ),
+        pytest.param(
+            {"card_values": {"four_to_seven": 10}}, {"dirty_books": 1}, 80, 70, id="dirty at 10s"
+        ),
+        pytest.param({"card_values": {"two": 25}}, {"wild_books": 1}, 175, 170, id="2s worth 25"),
+    ],
+)
+def test_books_without_the_melded_cards_to_make_them_are_refused(
+    overrides: dict[str, Any], books: dict[str, int], floor: int, under: int
+) -> None:
+    rules = build_rules("standard", {"meld_minimums": [0, 0, 0, 0], **overrides})
+
+    problem = assert_refused(
+        problems_of(us(**books, melded=under), rules=rules), 0, "melded_points"
+    )
+
+    assert f"at least {floor}" in problem.message()
+    assert problems_of(us(**books, melded=floor), rules=rules) == []
+
+
+@pytest.mark.parametrize(
+    ("books", "melded", "what"),
+    [
+        pytest.param({"clean_books": 1}, CardCounts(aces=6), "cards", id="six cards"),
+        pytest.param(
+            {"clean_books": 1}, CardCounts(aces=6, twos=1), "natural cards", id="a wild in it"
+        ),
+        pytest.param({"dirty_books": 1}, CardCounts(aces=7), "wild cards", id="dirty, no wild"),
+        pytest.param(
+            {"dirty_books": 1}, CardCounts(aces=4, twos=3), "natural cards", id="three wilds"
+        ),
+        pytest.param(
+            {"wild_books": 1}, CardCounts(jokers=2, twos=4, aces=1), "wild cards", id="six wilds"
+        ),
+    ],
+)
+def test_books_without_enough_counted_cards_are_refused(
+    books: dict[str, int], melded: CardCounts, what: str
+) -> None:
+    problem = assert_refused(problems_of(us(**books, melded=melded)), 0, "melded")
+
+    assert f"many {what} at least" in problem.message()
+
+
+@pytest.mark.parametrize(("round_number", "melded"), [(1, 45), (2, 85), (3, 115), (4, 145), (4, 5)])
+def test_melded_points_under_the_rounds_minimum_are_refused(round_number: int, melded: int) -> None:
+    problems = problems_of(us(melded=melded), round_number=round_number)
+
+    problem = assert_refused(problems, 0, "melded_points")
+    assert "meld minimum" in problem.message()
+
+
+def test_melded_cards_counted_under_the_minimum_are_refused() -> None:
+    problems = problems_of(us(melded=CardCounts(eights_to_kings=4)))
+
+    assert "worth 40" in assert_refused(problems, 0, "melded").message()
+
+
+def test_a_house_rule_minimum_is_the_one_checked() -> None:
+    rules = build_rules("standard", {"meld_minimums": [60, 90, 120, 150]})
+
+    assert assert_refused(problems_of(us(melded=55), rules=rules), 0, "melded_points")
+
+
+@pytest.mark.parametrize(
+    ("running_score", "melded", "refused"),
+    [(-100, 15, False), (-100, 10, True), (1495, 50, False), (1500, 85, True), (3000, 115, True)],
+)
+def test_by_score_the_minimum_follows_the_sides_running_score(
+    running_score: int, melded: int, refused: bool
+) -> None:
+    rules = build_rules("standard", {"meld_minimum_mode": "by_score"})
+
+    problems = problems_of(us(melded=melded, running_score=running_score), rules=rules)
+
+    assert bool(problems) is refused
+
+
+@pytest.mark.parametrize(
+    ("sides", "players", "field", "most"),
+    [
+        pytest.param((us(red_threes=6), them(red_threes_held=1)), 2, "red_threes", 6, id="red 3s"),
+        pytest.param(
+            (us(melded=CardCounts(jokers=6, aces=4)), them(leftover=CardCounts(jokers=5))),
+            4,
+            "jokers",
+            10,
+            id="jokers",
+        ),
+        pytest.param(
+            (us(melded=CardCounts(twos=2, aces=4)), them(leftover=CardCounts(twos=11))),
+            2,
+            "twos",
+            12,
+            id="twos",
+        ),
+        pytest.param(
+            (us(melded=CardCounts(aces=13)), them(leftover=CardCounts(aces=8))),
+            4,
+            "aces",
+            20,
+            id="aces",
+        ),
+        pytest.param(
+            (us(leftover=CardCounts(black_threes=7)),), 2, "black_threes", 6, id="black 3s"
+        ),
+        pytest.param(
+            (
+                us(melded=CardCounts(fours_to_sevens=30)),
+                them(leftover=CardCounts(fours_to_sevens=19)),
+            ),
+            2,
+            "fours_to_sevens",
+            48,
+            id="fours to sevens",
+        ),
+        pytest.param(
+            (us(wild_books=2, melded=300), them(wild_books=1, dirty_books=1, melded=200)),
+            2,
+            "wild_books",
+            18,
+            id="wild cards for books",
+        ),
+        pytest.param((us(melded=1200), them(leftover=700)), 2, "melded_points", 1770, id="points"),
+    ],
+)
+def test_more_of_a_card_than_the_decks_hold_is_refused(
+    sides: tuple[SideEntry, ...], players: int, field: str, most: int
+) -> None:
+    problems = problems_of(*sides, players=players)
+
+    problem = assert_refused(problems, None, field)
+    assert f"hold only {most}" in problem.message()
+
+
+def test_the_supply_follows_the_decks_setting() -> None:
+    sides = (us(red_threes_held=4), them(red_threes_held=1))
+
+    assert problems_of(*sides, rules=build_rules("strict"), players=2) == []
+    assert assert_refused(
+        problems_of(*sides, rules=build_rules("partnership-11"), players=2), None, "red_threes"
+    )
+
+
+@pytest.mark.parametrize("round_number", [0, 5, -1])
+def test_a_round_outside_the_match_is_refused(round_number: int) -> None:
+    problem = assert_refused(problems_of(us(), round_number=round_number), None, "round")
+
+    assert "from 1 to 4" in problem.message()
+
+
+def test_a_round_outside_a_longer_match_is_refused_by_its_rounds() -> None:
+    rules = build_rules("standard", {"rounds": 5, "meld_minimums": [50, 90, 120, 150, 180]})
+
+    assert problems_of(us(melded=180), rules=rules, round_number=5) == []
+    with pytest.raises(ProblemsError):
+        check_round_number(rules, 6)
+
+
+@pytest.mark.parametrize(
+    ("sides", "players", "field"),
+    [
+        pytest.param((), None, "sides", id="no side"),
+        pytest.param(tuple(us() for _ in range(7)), None, "sides", id="seven sides"),
+        pytest.param((us(), them()), 1, "players", id="fewer players than sides"),
+        pytest.param((us(), them()), 7, "players", id="seven players"),
+    ],
+)
+def test_a_table_that_cannot_sit_is_refused(
+    sides: tuple[SideEntry, ...], players: int | None, field: str
+) -> None:
+    assert assert_refused(problems_of(*sides, players=players), None, field)
+
+
+def test_every_problem_of_every_side_is_listed_at_once() -> None:
+    problems = problems_of(us(melded=52, wild_books=-1), them(clean_books=1, melded=30))
+
+    assert [(problem.side, problem.field) for problem in problems] == [
+        (0, "wild_books"),
+        (1, "melded_points"),
+        (1, "melded_points"),
+    ]
+
+
+def test_a_side_without_a_name_is_named_by_its_place() -> None:
+    problems = problems_of(SideEntry(), SideEntry(melded=45))
+
+    assert problems[0].message().startswith("#2: ")
+
+
+def test_check_round_raises_every_problem() -> None:
+    with pytest.raises(ProblemsError) as raised:
+        check_round(STANDARD, RoundEntry(1, (us(melded=45), them(melded=-5))))
+
+    assert len(raised.value.problems) == 2
+    assert "Us: " in str(raised.value)
