@@ -32,8 +32,9 @@ class _Reader:
     def __init__(self, data: object, *, field: str = "", prefix: str | None = None) -> None:
         self.problems: list[Problem] = []
         self.prefix = (f"{field}." if field else "") if prefix is None else prefix
+        self.is_object = isinstance(data, Mapping)
         self.data: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
-        if not isinstance(data, Mapping):
+        if not self.is_object:
             self.fail(field or "body", N_("%(field)s must be a JSON object."))
 
     def fail(self, field: str, template: str, **params: object) -> None:
@@ -135,19 +136,19 @@ def parse_side(data: object, index: int, *, name_required: bool) -> tuple[SideEn
     """Return one side's entry and the problems with its fields."""
     # Side fields are named as in the API; the error's "side" says which side.
     reader = _Reader(data, field=f"sides[{index}]", prefix="")
+    side = _read_side(reader, name_required=name_required) if reader.is_object else SideEntry()
+    label = side.label(index)
+    return side, [problem.of_side(index, label) for problem in reader.problems]
+
+
+def _read_side(reader: _Reader, *, name_required: bool) -> SideEntry:
+    name = reader.text("name", required=name_required)
     reader.refuse_unknown(_SIDE_KEYS)
     numbers = {key: reader.integer(key) or 0 for key in _SIDE_INTEGERS}
     melded = _cards(reader, "melded", MELDED_COUNT_KEYS, numbers.pop("melded_points"))
     leftover = _cards(reader, "leftover", COUNT_KEYS, numbers.pop("leftover_points"))
-    side = SideEntry(
-        name=reader.text("name", required=name_required),
-        melded=melded,
-        leftover=leftover,
-        **numbers,
-        **{key: reader.boolean(key) for key in _SIDE_BOOLEANS},
-    )
-    label = side.label(index)
-    return side, [problem.of_side(index, label) for problem in reader.problems]
+    booleans = {key: reader.boolean(key) for key in _SIDE_BOOLEANS}
+    return SideEntry(name=name, melded=melded, leftover=leftover, **numbers, **booleans)
 
 
 def _cards(reader: _Reader, key: str, count_keys: tuple[str, ...], points: int) -> int | CardCounts:
@@ -171,17 +172,22 @@ def parse_melds(data: object) -> list[Meld]:
     problems: list[Problem] = []
     for index, raw in enumerate(data):
         reader = _Reader(raw, field=f"melds[{index}]")
-        reader.refuse_unknown(("rank", *_MELD_INTEGERS))
-        rank = reader.data.get("rank")
-        if not isinstance(rank, str):
-            reader.fail(f"melds[{index}].rank", N_("%(field)s must be a rank such as K or 7."))
-            rank = ""
-        counts = {key: reader.integer(key) or 0 for key in _MELD_INTEGERS}
-        melds.append(Meld(rank=_normal_rank(rank), **counts))
+        if reader.is_object:
+            melds.append(_read_meld(reader))
         problems += reader.problems
     if problems:
         raise ProblemsError(problems)
     return melds
+
+
+def _read_meld(reader: _Reader) -> Meld:
+    reader.refuse_unknown(("rank", *_MELD_INTEGERS))
+    rank = reader.data.get("rank")
+    if not isinstance(rank, str):
+        reader.fail(reader.prefix + "rank", N_("%(field)s must be a rank such as K or 7."))
+        rank = ""
+    counts = {key: reader.integer(key) or 0 for key in _MELD_INTEGERS}
+    return Meld(rank=_normal_rank(rank), **counts)
 
 
 def _normal_rank(rank: str) -> str:
