@@ -1,0 +1,268 @@
+"""JSON bodies into domain inputs, with a problem for every field of the wrong shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorekeeper.entries import CardCounts, SideEntry
+from scorekeeper.melds import Meld
+from scorekeeper.payloads import (
+    MAX_NAME_LENGTH,
+    optional_integer,
+    parse_melds,
+    parse_round,
+    parse_rules,
+    parse_side,
+)
+from scorekeeper.problems import Problem, ProblemsError
+from scorekeeper.rules import PRESETS, build_rules
+
+
+def refused(parse: Any, *args: Any, **kwargs: Any) -> list[dict[str, object]]:
+    """Return the problems `parse` raises, as the API shows them."""
+    with pytest.raises(ProblemsError) as raised:
+        parse(*args, **kwargs)
+    return [problem.as_dict() for problem in raised.value.problems]
+
+
+def fields_of(problems: list[dict[str, object]]) -> list[tuple[object, object]]:
+    return [(problem["side"], problem["field"]) for problem in problems]
+
+
+# -- Rules -------------------------------------------------------------------------------------
+
+
+def test_no_rules_mean_the_standard_preset() -> None:
+    assert parse_rules(None) == PRESETS["standard"].rules
+    assert parse_rules({}) == PRESETS["standard"].rules
+
+
+def test_rules_name_a_preset_and_its_overrides() -> None:
+    rules = parse_rules({"preset": "simple", "overrides": {"going_out_bonus": 200}})
+
+    assert rules == build_rules("simple", {"going_out_bonus": 200})
+
+
+def test_null_overrides_mean_none() -> None:
+    assert parse_rules({"preset": "strict", "overrides": None}) == PRESETS["strict"].rules
+
+
+@pytest.mark.parametrize(
+    ("rules", "field"),
+    [
+        pytest.param([], "rules", id="rules not an object"),
+        pytest.param({"preset": 1}, "rules.preset", id="preset not text"),
+        pytest.param({"preset": "canasta"}, "rules.preset", id="unknown preset"),
+        pytest.param({"overrides": []}, "rules.overrides", id="overrides a list"),
+        pytest.param({"overrides": 0}, "rules.overrides", id="overrides a number"),
+        pytest.param({"overrides": {"decks": 0}}, "rules.overrides.decks", id="a bad setting"),
+        pytest.param(
+            {"overrides": {"card_values": {"joker": "50"}}},
+            "rules.overrides.card_values.joker",
+            id="a bad card value",
+        ),
+        pytest.param({"presets": "standard"}, "rules.presets", id="unknown key"),
+    ],
+)
+def test_wrong_rules_are_refused_with_the_field_under_rules(rules: object, field: str) -> None:
+    assert fields_of(refused(parse_rules, rules)) == [(None, field)]
+
+
+# -- Rounds and sides --------------------------------------------------------------------------
+
+FULL_SIDE = {
+    "name": "Us",
+    "clean_books": 2,
+    "dirty_books": 2,
+    "wild_books": 0,
+    "melded_points": 765,
+    "red_threes": 1,
+    "red_threes_held": 0,
+    "went_out": True,
+    "leftover_points": 0,
+    "deal_bonus": False,
+    "running_score": 0,
+}
+
+
+def test_a_round_reads_every_field_of_every_side() -> None:
+    entry = parse_round({"round": 2, "players": 4, "sides": [FULL_SIDE]})
+
+    assert entry.round_number == 2
+    assert entry.players == 4
+    assert entry.sides == (
+        SideEntry(name="Us", clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True),
+    )
+
+
+def test_every_side_field_but_the_name_is_optional() -> None:
+    entry = parse_round({"round": 1, "sides": [{"name": " Us "}, {"name": "Them"}]})
+
+    assert entry.sides == (SideEntry(name="Us"), SideEntry(name="Them"))
+    assert entry.players is None
+    assert entry.player_count == 2
+
+
+def test_melded_and_leftover_cards_can_be_counted_by_kind() -> None:
+    side = {
+        "name": "Us",
+        "melded": {"jokers": 1, "twos": 2, "aces": 3, "eights_to_kings": 4, "fours_to_sevens": 5},
+        "leftover": {"black_threes": 1, "aces": 2},
+    }
+
+    [entry] = parse_round({"round": 1, "sides": [side]}).sides
+
+    assert entry.melded == CardCounts(
+        jokers=1, twos=2, aces=3, eights_to_kings=4, fours_to_sevens=5
+    )
+    assert entry.leftover == CardCounts(black_threes=1, aces=2)
+
+
+@pytest.mark.parametrize(
+    ("side", "field"),
+    [
+        pytest.param({"clean_books": 1.5}, "clean_books", id="fractional books"),
+        pytest.param({"melded_points": 765.0}, "melded_points", id="points as a decimal"),
+        pytest.param({"red_threes": "1"}, "red_threes", id="count as text"),
+        pytest.param({"red_threes_held": True}, "red_threes_held", id="count as a flag"),
+        pytest.param({"running_score": None}, "running_score", id="null score"),
+        pytest.param({"went_out": "yes"}, "went_out", id="flag as text"),
+        pytest.param({"deal_bonus": 1}, "deal_bonus", id="flag as a number"),
+        pytest.param({"melded": [1, 2]}, "melded", id="counts as a list"),
+        pytest.param({"melded": {"black_threes": 1}}, "melded.black_threes", id="black 3 melded"),
+        pytest.param({"leftover": {"kings": 1}}, "leftover.kings", id="unknown kind"),
+        pytest.param({"leftover": {"aces": 0.5}}, "leftover.aces", id="half an ace"),
+        pytest.param(
+            {"melded": {"aces": 3}, "melded_points": 60}, "melded", id="points and counts"
+        ),
+        pytest.param({"score": 10}, "score", id="unknown field"),
+    ],
+)
+def test_a_side_field_of_the_wrong_shape_is_refused_naming_the_side(
+    side: dict[str, Any], field: str
+) -> None:
+    problems = refused(
+        parse_round, {"round": 1, "sides": [{"name": "Us"}, {"name": "Them", **side}]}
+    )
+
+    assert fields_of(problems) == [(1, field)]
+    assert str(problems[0]["message"]).startswith("Them: ")
+    assert field in str(problems[0]["message"])
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        (None, "must be text"),
+        ("", "must be text"),
+        ("  ", "must be text"),
+        (7, "must be text"),
+        ("x" * (MAX_NAME_LENGTH + 1), "longer than 60"),
+    ],
+)
+def test_a_side_needs_a_name_of_sensible_length(name: object, says: str) -> None:
+    problems = refused(parse_round, {"round": 1, "sides": [{"name": name}]})
+
+    assert fields_of(problems) == [(0, "name")]
+    assert says in str(problems[0]["message"])
+
+
+def test_a_side_without_a_name_is_named_by_its_place() -> None:
+    problems = refused(parse_round, {"round": 1, "sides": [{"name": "", "clean_books": "2"}]})
+
+    assert [problem["message"] for problem in problems] == [
+        "#1: name must be text, such as Us.",
+        "#1: clean_books must be a whole number, such as 0 or 2.",
+    ]
+
+
+def test_a_side_that_is_not_an_object_is_refused_once() -> None:
+    problems = refused(parse_round, {"round": 1, "sides": ["Us"]})
+
+    assert fields_of(problems) == [(0, "sides[0]")]
+
+
+def test_a_round_entry_may_leave_names_out_where_the_sides_are_known() -> None:
+    entry = parse_round({"round": 1, "sides": [{"melded_points": 60}]}, sides_required=False)
+
+    assert entry.sides == (SideEntry(melded=60),)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        pytest.param({"sides": [{"name": "Us"}]}, "round", id="no round"),
+        pytest.param({"round": "2", "sides": [{"name": "Us"}]}, "round", id="round as text"),
+        pytest.param({"round": 1}, "sides", id="no sides"),
+        pytest.param({"round": 1, "sides": []}, "sides", id="empty sides"),
+        pytest.param({"round": 1, "sides": {"name": "Us"}}, "sides", id="sides an object"),
+        pytest.param(
+            {"round": 1, "players": 4.0, "sides": [{"name": "Us"}]}, "players", id="players"
+        ),
+    ],
+)
+def test_a_round_of_the_wrong_shape_is_refused(body: dict[str, Any], field: str) -> None:
+    problems = refused(parse_round, body)
+
+    assert field in [problem["field"] for problem in problems]
+
+
+def test_every_wrong_field_of_every_side_is_reported_at_once() -> None:
+    body = {"sides": [{"name": "Us", "clean_books": "x"}, {"name": "", "went_out": 1}]}
+
+    assert fields_of(refused(parse_round, body)) == [
+        (None, "round"),
+        (0, "clean_books"),
+        (1, "name"),
+        (1, "went_out"),
+    ]
+
+
+def test_parse_side_returns_the_side_and_its_problems() -> None:
+    side, problems = parse_side({"name": "Us", "wild_books": "one"}, 2, name_required=True)
+
+    assert side == SideEntry(name="Us")
+    assert [problem.side for problem in problems] == [2]
+    assert isinstance(problems[0], Problem)
+
+
+# -- Melds -------------------------------------------------------------------------------------
+
+
+def test_melds_read_rank_and_counts_with_the_rank_written_either_way() -> None:
+    melds = parse_melds(
+        [{"rank": "k", "naturals": 3, "jokers": 1}, {"rank": " Wild ", "twos": 3}, {"rank": "10"}]
+    )
+
+    assert melds == [Meld("K", naturals=3, jokers=1), Meld("wild", twos=3), Meld("10")]
+
+
+@pytest.mark.parametrize(
+    ("melds", "field"),
+    [
+        pytest.param(None, "melds", id="no melds"),
+        pytest.param([], "melds", id="empty melds"),
+        pytest.param({"rank": "K"}, "melds", id="one meld not in a list"),
+        pytest.param([{"naturals": 3}], "melds[0].rank", id="no rank"),
+        pytest.param([{"rank": 10, "naturals": 3}], "melds[0].rank", id="rank as a number"),
+        pytest.param([{"rank": "K", "naturals": 2.5}], "melds[0].naturals", id="half a card"),
+        pytest.param([{"rank": "K", "kings": 3}], "melds[0].kings", id="unknown field"),
+        pytest.param(["K"], "melds[0]", id="meld as text"),
+    ],
+)
+def test_melds_of_the_wrong_shape_are_refused(melds: object, field: str) -> None:
+    assert fields_of(refused(parse_melds, melds)) == [(None, field)]
+
+
+@pytest.mark.parametrize(("body", "expected"), [({}, 1), ({"round": 3}, 3)])
+def test_an_optional_integer_falls_back_to_its_default(body: dict[str, Any], expected: int) -> None:
+    assert optional_integer(body, "round", default=1) == expected
+
+
+@pytest.mark.parametrize("value", ["3", 3.5, None, True])
+def test_an_optional_integer_of_the_wrong_type_is_refused(value: object) -> None:
+    problems = refused(optional_integer, {"round": value}, "round", default=1)
+
+    assert fields_of(problems) == [(None, "round")]
