@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     extensions.init_app(app)
 
+    import scorekeeper.api_matches  # noqa: F401  (its routes join api.bp)
     from scorekeeper import api, cli, pages
 
     app.register_blueprint(api.bp)

@@ -105,9 +105,10 @@ def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]
 
 
 def _name_problems(field: str, name: str, *, side: int | None = None) -> list[Problem]:
-    if 1 <= len(name) <= MAX_NAME_LENGTH:
+    # Names end up in headers and file names, where a line break or a tab breaks things.
+    if 1 <= len(name) <= MAX_NAME_LENGTH and name.isprintable():
         return []
-    template = N_("%(field)s must be a name of 1 to %(most)s characters.")
+    template = N_("%(field)s must be a name of 1 to %(most)s characters on one line.")
     return [Problem(field, template, {"field": field, "most": MAX_NAME_LENGTH}, side=side)]
 
 

@@ -1,0 +1,251 @@
+"""JSON API v1 for stored matches: create, read, enter and edit rounds, export and import.
+
+Reading needs only the match's unguessable id; changing it needs its edit token as a bearer
+token. Rounds carry a version as their ETag, and changes must name it in If-Match, so that two
+phones at one table cannot overwrite each other's entries unknowingly.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from flask import Response, abort, current_app, jsonify, request, send_file, url_for
+from flask_babel import gettext
+from werkzeug.exceptions import PreconditionRequired, Unauthorized
+
+from scorekeeper import store
+from scorekeeper.api import bp, json_body, round_score_json
+from scorekeeper.entries import RoundEntry
+from scorekeeper.exports import side_entry_json
+from scorekeeper.models import Match
+from scorekeeper.payloads import parse_round, parse_rules
+from scorekeeper.problems import N_, Problem, ProblemsError
+from scorekeeper.rules import DEFAULT_PRESET
+from scorekeeper.store import CreatedMatch, MatchView, ScoredRound
+
+
+def _errors(message: str, field: str | None = None) -> Response:
+    return jsonify(errors=[{"side": None, "field": field, "message": message}])
+
+
+@bp.errorhandler(store.StaleVersion)
+def _stale(error: store.StaleVersion) -> tuple[Response, int]:
+    current = error.current
+    message = gettext(
+        "Round %(round)s changed since you read it: here it is now, at version %(version)s.",
+        round=current.number,
+        version=current.version,
+    )
+    errors = [{"side": None, "field": "If-Match", "message": message}]
+    response = jsonify(errors=errors, current=scored_round_json(current))
+    response.set_etag(str(current.version))
+    return response, 412
+
+
+@bp.errorhandler(store.RoundNotFound)
+def _round_not_found(error: store.RoundNotFound) -> tuple[Response, int]:
+    message = gettext("This match has no round %(round)s.", round=error.args[0])
+    return _errors(message, "round"), 404
+
+
+@bp.errorhandler(Unauthorized)
+def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
+    response = _errors(error.description or "")
+    response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
+    return response, 401
+
+
+# -- Matches -------------------------------------------------------------------------------------
+
+
+@bp.post("/matches")
+def create_match() -> tuple[Response, int, dict[str, str]]:
+    body = json_body()
+    rules = parse_rules(body.get("rules"))
+    rules_body = body.get("rules")
+    preset = rules_body.get("preset", DEFAULT_PRESET) if rules_body else DEFAULT_PRESET
+    name = body.get("name")
+    sides = store.side_specs(body.get("sides"))
+    created = store.create_match(name if isinstance(name, str) else "", preset, rules, sides)
+    return _created(created)
+
+
+@bp.post("/matches/import")
+def import_match() -> tuple[Response, int, dict[str, str]]:
+    return _created(store.import_match(json_body()))
+
+
+def _created(created: CreatedMatch) -> tuple[Response, int, dict[str, str]]:
+    public_id = created.match.public_id
+    body = {
+        "id": public_id,
+        "edit_token": created.edit_token,
+        "edit_url": url_for(
+            "matches.edit", public_id=public_id, token=created.edit_token, _external=True
+        ),
+        "view_url": url_for("matches.view", public_id=public_id, _external=True),
+    }
+    location = url_for("api.get_match", public_id=public_id, _external=True)
+    return jsonify(body), 201, {"Location": location}
+
+
+@bp.get("/matches/<public_id>")
+def get_match(public_id: str) -> Response:
+    match = _match(public_id)
+    etag = str(match.version)
+    if request.if_none_match.contains_weak(etag):  # polling: nothing changed, nothing to score
+        response = Response(status=304)
+    else:
+        response = jsonify(match_json(store.match_view(match)))
+    response.set_etag(etag)
+    response.cache_control.no_cache = True
+    return response
+
+
+def match_json(view: MatchView) -> dict[str, Any]:
+    """Return a match as the API shows it: rules, sides, scored rounds, totals and result."""
+    match, standings = view.match, view.standings
+    return {
+        "id": match.public_id,
+        "name": match.name,
+        "preset": match.preset,
+        "rules": match.settings,
+        "version": match.version,
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+        "sides": [
+            {"name": side.name, "players": [player.name for player in side.players]}
+            for side in match.sides
+        ],
+        "rounds": [
+            {**scored_round_json(scored), "running_totals": list(totals)}
+            for scored, totals in zip(view.rounds, standings.running_totals, strict=True)
+        ],
+        "totals": list(standings.totals),
+        "next_round": view.next_round,
+        "next_meld_minimums": _list_or_none(standings.next_meld_minimums),
+        "finished": standings.finished,
+        "winner": None if standings.winner is None else view.side_names[standings.winner],
+        "draw": standings.draw,
+    }
+
+
+def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
+    return None if values is None else list(values)
+
+
+# -- Rounds --------------------------------------------------------------------------------------
+
+
+@bp.post("/matches/<public_id>/rounds")
+def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
+    match = _editable(public_id)
+    scored = store.add_round(match, parse_round(json_body(), sides_required=False))
+    location = url_for("api.get_round", public_id=public_id, number=scored.number, _external=True)
+    return _round_response(scored), 201, {"Location": location}
+
+
+@bp.get("/matches/<public_id>/rounds/<int:number>")
+def get_round(public_id: str, number: int) -> Response:
+    view = store.match_view(_match(public_id))
+    scored = next((scored for scored in view.rounds if scored.number == number), None)
+    if scored is None:
+        raise store.RoundNotFound(number)
+    return _round_response(scored)
+
+
+@bp.put("/matches/<public_id>/rounds/<int:number>")
+def replace_round(public_id: str, number: int) -> Response:
+    match = _editable(public_id)
+    version = _if_match_version()
+    entry = _round_body(number)
+    return _round_response(store.replace_round(match, number, entry, version=version))
+
+
+@bp.delete("/matches/<public_id>/rounds/<int:number>")
+def delete_round(public_id: str, number: int) -> tuple[str, int]:
+    match = _editable(public_id)
+    store.delete_round(match, number, version=_if_match_version())
+    return "", 204
+
+
+def _round_body(number: int) -> RoundEntry:
+    """Return the entry of a round's body; its round number, if given, must be the URL's."""
+    body = json_body()
+    entry = parse_round({"round": number, **body}, sides_required=False)
+    if entry.round_number != number:
+        template = N_("round is %(given)s, but this is round %(round)s: send its own number.")
+        params = {"given": entry.round_number, "round": number}
+        raise ProblemsError([Problem("round", template, params)])
+    return entry
+
+
+def scored_round_json(scored: ScoredRound) -> dict[str, Any]:
+    """Return a stored round: its score and breakdown per side, with the entry behind it."""
+    score = round_score_json(scored.score)
+    for side_json, entry in zip(score["sides"], scored.entry.sides, strict=True):
+        side_json["running_score"] = entry.running_score
+        side_json["entry"] = side_entry_json(entry)
+    return {"version": scored.version, **score}
+
+
+def _round_response(scored: ScoredRound) -> Response:
+    response = jsonify(scored_round_json(scored))
+    response.set_etag(str(scored.version))
+    return response
+
+
+# -- Export --------------------------------------------------------------------------------------
+
+
+@bp.get("/matches/<public_id>/export")
+def export_match(public_id: str) -> Response:
+    match = _match(public_id)
+    document = current_app.json.dumps(store.export_match(match))
+    return _download(document, match, "json", "application/json")
+
+
+@bp.get("/matches/<public_id>/export.csv")
+def export_csv(public_id: str) -> Response:
+    match = _match(public_id)
+    return _download(store.match_csv(match), match, "csv", "text/csv")
+
+
+def _download(text: str, match: Match, extension: str, mimetype: str) -> Response:
+    """Return `text` as a file named after the match and the day it began."""
+    name = f"{match.name} {match.created_at:%Y-%m-%d}.{extension}"
+    data = io.BytesIO(text.encode())
+    return send_file(data, mimetype=mimetype, as_attachment=True, download_name=name)
+
+
+# -- Finding and opening matches -----------------------------------------------------------------
+
+
+def _match(public_id: str) -> Match:
+    match = store.get_match(public_id)
+    if match is None:
+        abort(404, gettext("There is no match with this id; check the link."))
+    return match
+
+
+def _editable(public_id: str) -> Match:
+    """Return the match when the request's bearer token is its edit token."""
+    match = _match(public_id)
+    authorization = request.authorization
+    token = authorization.token if authorization and authorization.type == "bearer" else None
+    if not token:
+        raise Unauthorized(gettext("Send the match's edit token as Authorization: Bearer <token>."))
+    if not store.token_opens(match, token):
+        abort(403, gettext("This edit token does not open this match."))
+    return match
+
+
+def _if_match_version() -> int:
+    """Return the round version named in If-Match; 0, which no round has, for any other tag."""
+    if not request.if_match or request.if_match.star_tag:
+        raise PreconditionRequired(
+            gettext("Send If-Match with the round's ETag, so that no one's entry is overwritten.")
+        )
+    versions = [int(tag) for tag in request.if_match.as_set() if tag.isdecimal()]
+    return versions[0] if versions else 0

@@ -1,0 +1,632 @@
+"""The stored-match API: creating, reading, entering and editing rounds, export and import."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from scorekeeper.models import Match, Round, db
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch, StoredMatch
+
+# RULES.md section 3, worked example (round 2 there; the same entries fit round 1).
+WENT_OUT = {
+    "clean_books": 2,
+    "dirty_books": 2,
+    "melded_points": 765,
+    "red_threes": 1,
+    "went_out": True,
+}
+STAYED_IN = {"clean_books": 1, "melded_points": 310, "red_threes": 1, "leftover_points": 85}
+NEVER_MELDED = {"red_threes": 1, "leftover_points": 140}
+ROUND_ONE = {"round": 1, "sides": [WENT_OUT, STAYED_IN]}
+CREATE_BODY = {
+    "name": "Friday",
+    "rules": {"preset": "standard", "overrides": {}},
+    "sides": [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}],
+}
+Send = Callable[..., TestResponse]
+
+
+def bearer(match: StoredMatch) -> dict[str, str]:
+    return {"Authorization": f"Bearer {match.edit_token}"}
+
+
+def if_match(version: int) -> dict[str, str]:
+    return {"If-Match": f'"{version}"'}
+
+
+@pytest.fixture
+def match(create_match: CreateMatch) -> StoredMatch:
+    return create_match()
+
+
+@pytest.fixture
+def enter(client: FlaskClient) -> Callable[..., TestResponse]:
+    """Return a function that posts a round to a match with its edit token."""
+
+    def post(match: StoredMatch, number: int, *sides: dict[str, Any]) -> TestResponse:
+        body = {"round": number, "sides": list(sides)}
+        return client.post(
+            f"/api/v1/matches/{match.public_id}/rounds", json=body, headers=bearer(match)
+        )
+
+    return post
+
+
+def read(client: FlaskClient, match: StoredMatch) -> dict[str, Any]:
+    response = client.get(f"/api/v1/matches/{match.public_id}")
+    assert response.status_code == 200
+    return response.json
+
+
+def stored_counts(app: Flask) -> tuple[int, int]:
+    with app.app_context():
+        return (
+            db.session.scalar(db.select(db.func.count(Match.id))),
+            db.session.scalar(db.select(db.func.count(Round.id))),
+        )
+
+
+def error_fields(response: TestResponse) -> set[str | None]:
+    return {error["field"] for error in response.json["errors"]}
+
+
+# -- Creating a match ----------------------------------------------------------------------------
+
+
+def test_creating_a_match_answers_its_id_token_and_links(client: FlaskClient) -> None:
+    response = client.post("/api/v1/matches", json=CREATE_BODY)
+
+    assert response.status_code == 201
+    body = response.json
+    assert body["view_url"] == f"http://localhost/m/{body['id']}"
+    assert body["edit_url"] == f"http://localhost/m/{body['id']}/edit/{body['edit_token']}"
+    assert response.headers["Location"] == f"http://localhost/api/v1/matches/{body['id']}"
+    shown = client.get(response.headers["Location"]).json
+    assert shown["name"] == "Friday"
+    assert shown["sides"] == CREATE_BODY["sides"]
+    assert shown["rules"]["meld_minimums"] == [50, 90, 120, 150]
+
+
+def test_a_new_match_keeps_its_house_rules(client: FlaskClient) -> None:
+    body = {**CREATE_BODY, "rules": {"preset": "simple", "overrides": {"going_out_bonus": 200}}}
+
+    created = client.post("/api/v1/matches", json=body).json
+
+    shown = client.get(f"/api/v1/matches/{created['id']}").json
+    assert shown["preset"] == "simple"
+    assert shown["rules"]["going_out_bonus"] == 200
+    assert shown["rules"]["hand_size"] == 11
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "x" * 61}, "name"),
+        ({"name": 7}, "name"),
+        ({"name": "Line\nbreak"}, "name"),
+        ({"sides": [{"name": "Us", "players": ["Ann"]}]}, "sides"),
+        ({"sides": "Us and Them"}, "sides"),
+        (
+            {"sides": [{"name": "Us", "players": ["Ann"]}, {"name": "us", "players": ["Bo"]}]},
+            "sides[1].name",
+        ),
+        (
+            {"sides": [{"name": "Us", "players": ["Ann"]}, {"name": "Them", "players": []}]},
+            "sides[1].players",
+        ),
+        (
+            {"sides": [{"name": "Us", "players": ["Ann"]}, {"name": "Them", "players": [""]}]},
+            "sides[1].players[0]",
+        ),
+        (
+            {
+                "sides": [
+                    {"name": "Us", "players": list("ABCD")},
+                    {"name": "Them", "players": list("EFG")},
+                ]
+            },
+            "sides",
+        ),
+        ({"rules": {"preset": "lenient"}}, "rules.preset"),
+        ({"rules": {"overrides": {"going_out_bonus": "lots"}}}, "rules.overrides.going_out_bonus"),
+    ],
+)
+def test_a_match_that_cannot_be_played_is_refused_and_not_stored(
+    app: Flask, client: FlaskClient, change: dict[str, Any], field: str
+) -> None:
+    response = client.post("/api/v1/matches", json={**CREATE_BODY, **change})
+
+    assert response.status_code == 422
+    assert field in error_fields(response)
+    assert stored_counts(app) == (0, 0)
+
+
+def test_a_body_that_is_not_an_object_is_a_bad_request(client: FlaskClient) -> None:
+    response = client.post("/api/v1/matches", json=["Friday"])
+
+    assert response.status_code == 400
+    assert error_fields(response) == {"body"}
+
+
+# -- Reading a match -----------------------------------------------------------------------------
+
+
+def test_a_match_shows_every_round_with_breakdowns_and_running_totals(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    enter(match, 2, STAYED_IN, WENT_OUT)
+
+    shown = read(client, match)
+
+    assert [r["running_totals"] for r in shown["rounds"]] == [[2565, 825], [3390, 3390]]
+    assert shown["totals"] == [3390, 3390]
+    first_side = shown["rounds"][0]["sides"][0]
+    assert first_side["breakdown"] == {
+        "books": 1600,
+        "melded": 765,
+        "red_threes": 100,
+        "going_out": 100,
+        "deal_bonus": 0,
+        "leftover": 0,
+    }
+    assert first_side["entry"]["melded_points"] == 765
+    assert shown["next_round"] == 3
+    assert (shown["finished"], shown["winner"], shown["draw"]) == (False, None, False)
+
+
+def test_a_match_answers_not_modified_while_nothing_changed(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    url = f"/api/v1/matches/{match.public_id}"
+    etag = client.get(url).headers["ETag"]
+
+    unchanged = client.get(url, headers={"If-None-Match": etag})
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    changed = client.get(url, headers={"If-None-Match": etag})
+
+    assert unchanged.status_code == 304
+    assert unchanged.data == b""
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
+    assert changed.json["version"] == 2
+
+
+@pytest.mark.parametrize(
+    ("second_round", "winner", "draw"),
+    [
+        ([WENT_OUT, NEVER_MELDED], "Us", False),
+        ([STAYED_IN, WENT_OUT], None, True),
+    ],
+)
+def test_the_last_round_decides_the_winner_or_a_draw(
+    client: FlaskClient,
+    create_match: CreateMatch,
+    enter: Send,
+    second_round: list[dict[str, Any]],
+    winner: str | None,
+    draw: bool,
+) -> None:
+    match = create_match(overrides={"rounds": 2, "meld_minimums": [50, 90]})
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    enter(match, 2, *second_round)
+
+    shown = read(client, match)
+
+    assert (shown["finished"], shown["winner"], shown["draw"]) == (True, winner, draw)
+    assert shown["next_round"] is None
+
+
+# -- Entering rounds -----------------------------------------------------------------------------
+
+
+def test_entering_a_round_answers_its_scores_and_version(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    response = enter(match, 1, WENT_OUT, STAYED_IN)
+
+    assert response.status_code == 201
+    assert response.headers["ETag"] == '"1"'
+    assert response.headers["Location"].endswith(f"/matches/{match.public_id}/rounds/1")
+    assert response.json["version"] == 1
+    assert [side["name"] for side in response.json["sides"]] == ["Us", "Them"]
+    assert [side["score"] for side in response.json["sides"]] == [2565, 825]
+    assert client.get(response.headers["Location"]).json == response.json
+
+
+@pytest.mark.parametrize(
+    ("sides", "field"),
+    [
+        ([{**WENT_OUT, "clean_books": 1}, STAYED_IN], "went_out"),
+        (
+            [WENT_OUT, {**STAYED_IN, "went_out": True, "dirty_books": 2, "clean_books": 2}],
+            "went_out",
+        ),
+        ([WENT_OUT, {**STAYED_IN, "melded_points": 45}], "melded_points"),
+        ([WENT_OUT, {**STAYED_IN, "leftover_points": -5}], "leftover_points"),
+        ([WENT_OUT], "sides"),
+        ([WENT_OUT, STAYED_IN, NEVER_MELDED], "sides"),
+        ([WENT_OUT, {**STAYED_IN, "clean_books": "one"}], "clean_books"),
+    ],
+)
+def test_an_impossible_round_is_refused_and_nothing_is_stored(
+    app: Flask, client: FlaskClient, match: StoredMatch, enter: Send, sides: list[Any], field: str
+) -> None:
+    response = enter(match, 1, *sides)
+
+    assert response.status_code == 422
+    assert field in error_fields(response)
+    assert stored_counts(app) == (1, 0)
+    assert read(client, match)["version"] == 1
+
+
+@pytest.mark.parametrize("number", [0, 5])
+def test_a_round_outside_the_match_is_refused(match: StoredMatch, enter: Send, number: int) -> None:
+    response = enter(match, number, WENT_OUT, STAYED_IN)
+
+    assert response.status_code == 422
+    assert error_fields(response) == {"round"}
+
+
+def test_a_round_already_entered_is_refused_with_a_hint_to_edit_it(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = enter(match, 1, STAYED_IN, WENT_OUT)
+
+    assert response.status_code == 422
+    assert error_fields(response) == {"round"}
+    assert "edit it" in response.json["errors"][0]["message"]
+    assert read(client, match)["totals"] == [2565, 825]
+
+
+def test_side_names_come_from_the_match_whatever_the_body_says(
+    match: StoredMatch, enter: Send
+) -> None:
+    response = enter(match, 1, {**WENT_OUT, "name": "Winners"}, STAYED_IN)
+
+    assert [side["name"] for side in response.json["sides"]] == ["Us", "Them"]
+
+
+def test_a_by_score_match_takes_each_sides_minimum_from_its_running_score(
+    client: FlaskClient, create_match: CreateMatch, enter: Send
+) -> None:
+    match = create_match(overrides={"meld_minimum_mode": "by_score"})
+    enter(match, 1, WENT_OUT, STAYED_IN)  # Us 2565, Them 825
+
+    refused = enter(match, 2, {"melded_points": 60}, {"melded_points": 60})
+    entered = enter(match, 2, {"melded_points": 90}, {"melded_points": 60})
+
+    assert refused.status_code == 422
+    assert error_fields(refused) == {"melded_points"}
+    assert entered.status_code == 201
+    sides = entered.json["sides"]
+    assert [side["running_score"] for side in sides] == [2565, 825]
+    assert [side["meld_minimum"] for side in sides] == [90, 50]
+
+
+def test_an_edit_that_would_break_a_later_by_score_round_is_refused(
+    client: FlaskClient, create_match: CreateMatch, enter: Send
+) -> None:
+    match = create_match(overrides={"meld_minimum_mode": "by_score"})
+    enter(match, 1, STAYED_IN, WENT_OUT)  # Us 825: a 50 minimum in round 2
+    enter(match, 2, {"melded_points": 60}, WENT_OUT)
+
+    response = client.put(
+        f"/api/v1/matches/{match.public_id}/rounds/1",
+        json={"sides": [WENT_OUT, STAYED_IN]},  # Us would reach 2565: a 90 minimum in round 2
+        headers={**bearer(match), **if_match(1)},
+    )
+
+    assert response.status_code == 422
+    assert "round 2" in response.json["errors"][0]["message"]
+    assert read(client, match)["totals"] == [825 + 60, 2565 + 2565]
+
+
+# -- Editing and deleting rounds -----------------------------------------------------------------
+
+
+def test_replacing_a_round_bumps_its_version_and_the_totals_follow(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = client.put(
+        f"/api/v1/matches/{match.public_id}/rounds/1",
+        json={"round": 1, "sides": [STAYED_IN, WENT_OUT]},
+        headers={**bearer(match), **if_match(1)},
+    )
+
+    assert response.status_code == 200
+    assert response.headers["ETag"] == '"2"'
+    assert response.json["version"] == 2
+    assert read(client, match)["totals"] == [825, 2565]
+
+
+def test_a_stale_edit_is_refused_with_the_round_as_it_stands(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    url = f"/api/v1/matches/{match.public_id}/rounds/1"
+    client.put(url, json={"sides": [STAYED_IN, WENT_OUT]}, headers={**bearer(match), **if_match(1)})
+
+    response = client.put(
+        url, json={"sides": [WENT_OUT, STAYED_IN]}, headers={**bearer(match), **if_match(1)}
+    )
+
+    assert response.status_code == 412
+    assert response.headers["ETag"] == '"2"'
+    assert response.json["current"]["version"] == 2
+    assert [side["score"] for side in response.json["current"]["sides"]] == [825, 2565]
+    assert read(client, match)["totals"] == [825, 2565]
+
+
+@pytest.mark.parametrize("method", ["put", "delete"])
+@pytest.mark.parametrize("header", [{}, {"If-Match": "*"}])
+def test_changing_a_round_needs_its_version(
+    client: FlaskClient, match: StoredMatch, enter: Send, method: str, header: dict[str, str]
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = getattr(client, method)(
+        f"/api/v1/matches/{match.public_id}/rounds/1",
+        json={"sides": [STAYED_IN, WENT_OUT]},
+        headers={**bearer(match), **header},
+    )
+
+    assert response.status_code == 428
+    assert read(client, match)["totals"] == [2565, 825]
+
+
+def test_an_edit_naming_another_round_in_its_body_is_refused(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = client.put(
+        f"/api/v1/matches/{match.public_id}/rounds/1",
+        json={"round": 2, "sides": [STAYED_IN, WENT_OUT]},
+        headers={**bearer(match), **if_match(1)},
+    )
+
+    assert response.status_code == 422
+    assert error_fields(response) == {"round"}
+
+
+def test_an_impossible_edit_keeps_the_round_as_it_was(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = client.put(
+        f"/api/v1/matches/{match.public_id}/rounds/1",
+        json={"sides": [WENT_OUT, WENT_OUT]},
+        headers={**bearer(match), **if_match(1)},
+    )
+
+    assert response.status_code == 422
+    shown = read(client, match)
+    assert shown["totals"] == [2565, 825]
+    assert shown["rounds"][0]["version"] == 1
+
+
+def test_deleting_a_round_takes_it_out_of_the_totals(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    enter(match, 2, STAYED_IN, WENT_OUT)
+
+    response = client.delete(
+        f"/api/v1/matches/{match.public_id}/rounds/1", headers={**bearer(match), **if_match(1)}
+    )
+
+    assert response.status_code == 204
+    shown = read(client, match)
+    assert shown["totals"] == [825, 2565]
+    assert shown["next_round"] == 1
+    assert [r["round"] for r in shown["rounds"]] == [2]
+
+
+def test_a_stale_delete_is_refused(client: FlaskClient, match: StoredMatch, enter: Send) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = client.delete(
+        f"/api/v1/matches/{match.public_id}/rounds/1", headers={**bearer(match), **if_match(7)}
+    )
+
+    assert response.status_code == 412
+    assert read(client, match)["totals"] == [2565, 825]
+
+
+# -- Tokens and missing things -------------------------------------------------------------------
+
+CHANGES = [
+    ("post", "/rounds", {"round": 1, "sides": [WENT_OUT, STAYED_IN]}),
+    ("put", "/rounds/1", {"sides": [STAYED_IN, WENT_OUT]}),
+    ("delete", "/rounds/1", None),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), CHANGES)
+@pytest.mark.parametrize(
+    ("authorization", "status"),
+    [
+        (None, 401),
+        ("Bearer ", 401),
+        ("Basic QW5uOnNlY3JldA==", 401),
+        ("Bearer not-the-token", 403),
+    ],
+)
+def test_a_change_without_the_edit_token_changes_nothing(
+    client: FlaskClient,
+    match: StoredMatch,
+    enter: Send,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None,
+    authorization: str | None,
+    status: int,
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    headers = if_match(1) | ({"Authorization": authorization} if authorization else {})
+
+    response = getattr(client, method)(
+        f"/api/v1/matches/{match.public_id}{path}", json=body, headers=headers
+    )
+
+    assert response.status_code == status
+    assert response.json["errors"]
+    if status == 401:
+        assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    assert read(client, match)["version"] == 2
+
+
+def test_one_matchs_token_never_opens_another(
+    client: FlaskClient, create_match: CreateMatch, enter: Send
+) -> None:
+    ours, theirs = create_match(), create_match("Saturday")
+
+    response = client.post(
+        f"/api/v1/matches/{theirs.public_id}/rounds", json=ROUND_ONE, headers=bearer(ours)
+    )
+
+    assert response.status_code == 403
+    assert read(client, theirs)["rounds"] == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", ""),
+        ("get", "/export"),
+        ("get", "/export.csv"),
+        ("get", "/rounds/1"),
+        ("post", "/rounds"),
+        ("put", "/rounds/1"),
+        ("delete", "/rounds/1"),
+    ],
+)
+def test_an_unknown_match_is_not_found(client: FlaskClient, method: str, path: str) -> None:
+    response = getattr(client, method)(
+        f"/api/v1/matches/no-such-match{path}", json=ROUND_ONE, headers=if_match(1)
+    )
+
+    assert response.status_code == 404
+    assert response.json["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("method", "headers"), [("get", {}), ("put", if_match(1)), ("delete", if_match(1))]
+)
+def test_an_unknown_round_is_not_found(
+    client: FlaskClient, match: StoredMatch, method: str, headers: dict[str, str]
+) -> None:
+    response = getattr(client, method)(
+        f"/api/v1/matches/{match.public_id}/rounds/3",
+        json={"sides": [WENT_OUT, STAYED_IN]},
+        headers={**bearer(match), **headers},
+    )
+
+    assert response.status_code == 404
+    assert error_fields(response) == {"round"}
+
+
+# -- Export and import ---------------------------------------------------------------------------
+
+
+def test_an_exported_match_imports_as_an_equal_new_match(
+    client: FlaskClient, create_match: CreateMatch, enter: Send
+) -> None:
+    original = create_match(overrides={"going_out_bonus": 150})
+    enter(original, 1, WENT_OUT, STAYED_IN)
+    counted = {"melded": {"aces": 10, "eights_to_kings": 10}, "leftover": {"black_threes": 1}}
+    enter(original, 3, counted, WENT_OUT)
+    exported = client.get(f"/api/v1/matches/{original.public_id}/export")
+
+    response = client.post("/api/v1/matches/import", json=exported.json)
+
+    assert exported.headers["Content-Disposition"].startswith("attachment")
+    assert response.status_code == 201
+    copy = f"/api/v1/matches/{response.json['id']}"
+    assert response.json["id"] != original.public_id
+    again = client.get(f"{copy}/export").json
+    assert {**again, "created_at": None} == {**exported.json, "created_at": None}
+    assert client.get(copy).json["totals"] == read(client, original)["totals"]
+    refused = client.post(f"{copy}/rounds", json=ROUND_ONE, headers=bearer(original))
+    assert refused.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"format": "spreadsheet"}, "format"),
+        ({"settings": {"going_out_bonus": -5}}, "settings.going_out_bonus"),
+        ({"sides": [{"name": "Us", "players": ["Ann"]}]}, "sides"),
+        ({"rounds": [{"round": 1, "sides": [WENT_OUT, WENT_OUT]}]}, "rounds[0].went_out"),
+        ({"rounds": [{"round": 1, "sides": [WENT_OUT]}]}, "rounds[0].sides"),
+        ({"rounds": [ROUND_ONE, ROUND_ONE]}, "rounds[1].round"),
+        ({"rounds": "all of them"}, "rounds"),
+    ],
+)
+def test_a_damaged_export_is_refused_and_nothing_is_stored(
+    app: Flask,
+    client: FlaskClient,
+    match: StoredMatch,
+    change: dict[str, Any],
+    field: str,
+) -> None:
+    exported = client.get(f"/api/v1/matches/{match.public_id}/export").json
+
+    response = client.post("/api/v1/matches/import", json={**exported, **change})
+
+    assert response.status_code == 422
+    assert field in error_fields(response)
+    assert stored_counts(app) == (1, 0)
+
+
+def test_the_csv_has_a_row_per_side_per_round_with_running_totals(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    enter(match, 2, STAYED_IN, WENT_OUT)
+
+    response = client.get(f"/api/v1/matches/{match.public_id}/export.csv")
+
+    assert response.mimetype == "text/csv"
+    disposition = response.headers["Content-Disposition"]
+    assert disposition.startswith("attachment") and "Friday 20" in disposition
+    assert disposition.endswith('.csv"') or disposition.endswith(".csv")
+    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    assert [(r["round"], r["side"], r["score"], r["running_total"]) for r in rows] == [
+        ("1", "Us", "2565", "2565"),
+        ("1", "Them", "825", "825"),
+        ("2", "Us", "825", "3390"),
+        ("2", "Them", "2565", "3390"),
+    ]
+    assert rows[0]["breakdown.books"] == "1600"
+
+
+def test_a_non_ascii_match_name_still_names_the_csv(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match("Soirée à Québec")
+
+    response = client.get(f"/api/v1/matches/{match.public_id}/export.csv")
+
+    assert response.status_code == 200
+    assert (
+        "filename*=UTF-8''Soir%C3%A9e%20%C3%A0%20Qu%C3%A9bec"
+        in response.headers["Content-Disposition"]
+    )
