@@ -36,8 +36,9 @@ def round_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
         return problems
     for index, side in enumerate(entry.sides):
         problems += _side_problems(rules, entry, index, side)
+    problems += _going_out_problems(rules, entry)
+    # Supply adds up every side's cards, which means little while a side's entry is wrong.
     if not problems:
-        problems += _going_out_problems(rules, entry)
         problems += _supply_problems(rules, entry)
     return problems
 
