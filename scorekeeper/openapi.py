@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import enum
+from dataclasses import fields
 from typing import Any
 
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS
 from scorekeeper.melds import RANKS
-from scorekeeper.rules import PRESETS, SETTING_KEYS
+from scorekeeper.rules import (
+    PRESETS,
+    SETTING_KEYS,
+    BookCounts,
+    CardValues,
+    DeckCount,
+    MeldMinimumMode,
+    Permission,
+    WildRatio,
+)
 
 _INTEGER = {"type": "integer"}
 _COUNT = {"type": "integer", "minimum": 0}
@@ -29,6 +40,29 @@ def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[
     if required:
         schema["required"] = list(required)
     return schema
+
+
+def _choice(choices: type[enum.StrEnum]) -> dict[str, Any]:
+    return {"type": "string", "enum": [member.value for member in choices]}
+
+
+def _settings() -> dict[str, Any]:
+    """Return the schema of a complete set of settings, as the presets list them."""
+    boolean = {"type": "boolean"}
+    types: dict[str, Any] = {
+        "decks": {"oneOf": [{"type": "integer", "minimum": 1}, _choice(DeckCount)]},
+        "meld_minimum_mode": _choice(MeldMinimumMode),
+        "meld_minimums": {"type": "array", "items": _COUNT, "minItems": 1},
+        "card_values": _object({f.name: _COUNT for f in fields(CardValues)}),
+        "wild_books_allowed": boolean,
+        "max_wilds_per_meld": {"type": ["integer", "null"], "minimum": 1},
+        "wild_ratio": _choice(WildRatio),
+        "going_out_requires": _object({f.name: _COUNT for f in fields(BookCounts)}),
+        "red_threes_laid_down": boolean,
+        "permission_to_go_out": _choice(Permission),
+    }
+    properties = {key: types.get(key, _INTEGER) for key in SETTING_KEYS}
+    return _object(properties, SETTING_KEYS)
 
 
 ERROR_RESPONSES = {
@@ -66,11 +100,7 @@ def _schemas() -> dict[str, Any]:
                 },
             }
         ),
-        "Settings": {
-            "type": "object",
-            "required": list(SETTING_KEYS),
-            "properties": {key: {} for key in SETTING_KEYS},
-        },
+        "Settings": _settings(),
         "Preset": _object(
             {
                 "key": {"type": "string"},
@@ -79,6 +109,9 @@ def _schemas() -> dict[str, Any]:
                 "settings": _ref("Settings"),
             },
             ("key", "name", "settings"),
+        ),
+        "PresetList": _object(
+            {"presets": {"type": "array", "items": _ref("Preset")}}, ("presets",)
         ),
         "Side": _object(side_properties),
         "ScoreRequest": _object(
@@ -171,14 +204,7 @@ def _paths() -> dict[str, Any]:
             "get": {
                 "operationId": "listPresets",
                 "summary": "Every rules preset with its complete settings.",
-                "responses": {
-                    "200": _json(
-                        _object(
-                            {"presets": {"type": "array", "items": _ref("Preset")}}, ("presets",)
-                        ),
-                        "The presets.",
-                    )
-                },
+                "responses": {"200": _json(_ref("PresetList"), "The presets.")},
             }
         },
         "/api/v1/score": {
