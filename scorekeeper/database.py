@@ -1,19 +1,211 @@
-"""Database sessions: one place that decides how a write transaction begins and ends."""
+"""The database engine: durable SQLite or PostgreSQL, and the one way a write transaction runs.
+
+SQLite keeps its journal in WAL mode, syncs every commit (`synchronous=FULL`) and lets a writer
+wait (`busy_timeout`) rather than fail. Write transactions take the write lock as they begin
+(`BEGIN IMMEDIATE`): a transaction that read first and wrote later could otherwise find its
+snapshot stale and fail at once with "database is locked", busy timeout or not.
+
+SQLite libraries older than 3.51.3 (and the 3.50.7 and 3.44.6 backports) have the WAL-reset bug:
+a commit that restarts the WAL while another connection's checkpoint runs can corrupt the
+database. Where the library in use has it and no fixed build is installed, every write
+transaction (and so every automatic checkpoint, which runs inside a commit) also holds a lock
+file beside the database, so no two of them ever overlap, across threads and processes alike.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import fcntl
+import importlib
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from flask import Flask, current_app
+from sqlalchemy import Connection, Engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.orm import Session
 
 from scorekeeper.models import db
+
+Version = tuple[int, ...]
+
+# The first fixed release on each line that received the fix; newer lines are all fixed.
+WAL_RESET_FIXES: tuple[Version, ...] = ((3, 44, 6), (3, 50, 7), (3, 51, 3))
+BUSY_TIMEOUT_MS = 10_000
+SQLITE_PRAGMAS = (
+    # First, so that switching the journal mode below also waits for other connections.
+    f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+    "PRAGMA foreign_keys = ON",
+)
+# A SQLite build on PyPI that may bundle a fixed library, used when it does.
+BUNDLED_SQLITE_MODULE = "pysqlite3.dbapi2"
+POSTGRESQL_DRIVER = "postgresql+psycopg"
+WRITE_OPTION = "scorekeeper_write"  # execution option: this transaction begins IMMEDIATE
+IN_WRITE_TRANSACTION = "scorekeeper_in_write_transaction"  # Session.info key
+EXTENSION_KEY = "scorekeeper.database"
+
+
+def has_wal_reset_bug(version: Version) -> bool:
+    """Tell whether SQLite `version` has the WAL-reset corruption bug."""
+    for fix in WAL_RESET_FIXES:
+        if version[:2] == fix[:2]:
+            return version < fix
+    return version < WAL_RESET_FIXES[-1]
+
+
+def first_fixed_driver(drivers: Sequence[ModuleType]) -> ModuleType | None:
+    """Return the first DB-API module whose SQLite library lacks the WAL-reset bug, if any."""
+    return next((d for d in drivers if not has_wal_reset_bug(d.sqlite_version_info)), None)
+
+
+def normalise_database_url(url: str) -> str:
+    """Return `url` with PostgreSQL spelled for psycopg 3, as hosting services rarely do."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgres", "postgresql"):
+        parsed = parsed.set(drivername=POSTGRESQL_DRIVER)
+    return parsed.render_as_string(hide_password=False)
+
+
+@dataclass(frozen=True)
+class WriteLock:
+    """A lock file beside the database that one write transaction at a time holds."""
+
+    path: Path
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Hold the lock for the block, waiting for any other holder, thread or process."""
+        # A file opened afresh each time: flock then excludes other threads of this process too.
+        with self.path.open("a") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            yield  # closing the file releases the lock, also when the process dies
+
+
+@dataclass(frozen=True)
+class DatabaseSetup:
+    """What `init_app` decided for one app's database."""
+
+    write_lock: WriteLock | None = None
+
+
+def init_app(app: Flask) -> None:
+    """Bind the database to `app` with the durability and locking its engine needs."""
+    uri = normalise_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config["SQLALCHEMY_DATABASE_URI"] = uri
+    url = make_url(uri)
+    if url.get_backend_name() == "sqlite":
+        driver = _sqlite_driver()
+        bundled = driver is not None and driver is not sqlite3
+        _add_engine_options(app, {"module": driver} if bundled else {})
+        db.init_app(app)
+        with app.app_context():
+            _prepare_sqlite(app, db.engine, driver)
+    else:
+        _add_engine_options(app, {"pool_pre_ping": True})  # survive a database restart
+        db.init_app(app)
+        app.extensions[EXTENSION_KEY] = DatabaseSetup()
+
+
+def _add_engine_options(app: Flask, defaults: dict[str, Any]) -> None:
+    # A new dict: the configured one may be a class attribute that other apps share.
+    configured = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**defaults, **configured}
+
+
+def _sqlite_driver() -> ModuleType | None:
+    """Return the DB-API module to use: the standard one unless only a bundled build is fixed."""
+    drivers = [sqlite3]
+    try:
+        drivers.append(importlib.import_module(BUNDLED_SQLITE_MODULE))
+    except ImportError:
+        pass
+    return first_fixed_driver(drivers)
+
+
+def _prepare_sqlite(app: Flask, engine: Engine, driver: ModuleType | None) -> None:
+    event.listen(engine, "connect", _configure_sqlite_connection)
+    event.listen(engine, "begin", _begin_sqlite_transaction)
+    write_lock = None if driver else _write_lock_for(engine.url)
+    app.extensions[EXTENSION_KEY] = DatabaseSetup(write_lock=write_lock)
+    _log_sqlite_protection(app, driver, write_lock)
+
+
+def _write_lock_for(url: URL) -> WriteLock | None:
+    """Return the lock beside a database file; an in-memory database has one connection."""
+    if not url.database or url.database == ":memory:":
+        return None
+    database = Path(url.database)
+    return WriteLock(database.with_name(f"{database.name}.write-lock"))
+
+
+def _log_sqlite_protection(app: Flask, driver: ModuleType | None, lock: WriteLock | None) -> None:
+    if lock is not None:
+        app.logger.warning(
+            "SQLite %s has the WAL-reset bug (fixed in 3.51.3, 3.50.7 and 3.44.6) and no fixed "
+            "build is installed: write transactions and checkpoints are serialized through %s.",
+            sqlite3.sqlite_version,
+            lock.path,
+        )
+    elif driver is not None:
+        app.logger.info(
+            "SQLite %s from %s is free of the WAL-reset bug.",
+            driver.sqlite_version,
+            driver.__name__,
+        )
+
+
+def _configure_sqlite_connection(dbapi_connection: Any, _record: object) -> None:
+    # SQLAlchemy emits BEGIN itself (see below): the driver would skip it before a SELECT.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def _begin_sqlite_transaction(connection: Connection) -> None:
+    immediate = connection.get_execution_options().get(WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 @contextmanager
 def write_transaction() -> Iterator[None]:
-    """Run the block as one write transaction: commit when it succeeds, roll back when it fails."""
-    try:
-        yield
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
+    """Run the block as one write transaction: commit when it succeeds, roll back when it fails.
+
+    A read transaction the request still holds ends first, so the objects it loaded are read
+    again inside the write. A block inside another write transaction joins it.
+    """
+    session = db.session()
+    if session.info.get(IN_WRITE_TRANSACTION):
+        yield  # the enclosing write transaction commits or rolls back
+        return
+    _end_read_transaction(session)
+    with _serialized_writes():
+        session.info[IN_WRITE_TRANSACTION] = True
+        try:
+            session.connection(execution_options={WRITE_OPTION: True})
+            yield
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            del session.info[IN_WRITE_TRANSACTION]
+
+
+def _end_read_transaction(session: Session) -> None:
+    if session.new or session.dirty or session.deleted:
+        raise RuntimeError("Make every change inside write_transaction(), not before it.")
+    if session.in_transaction():
+        session.commit()
+
+
+def _serialized_writes() -> AbstractContextManager[None]:
+    lock = current_app.extensions[EXTENSION_KEY].write_lock
+    return lock.held() if lock else nullcontext()

@@ -9,6 +9,7 @@ from flask_babel import Babel, get_locale
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 
+from scorekeeper import database
 from scorekeeper.i18n import select_locale
 from scorekeeper.models import db
 
@@ -20,7 +21,7 @@ migrate = Migrate(directory=str(MIGRATIONS), render_as_batch=True)
 
 
 def init_app(app: Flask) -> None:
-    db.init_app(app)
+    database.init_app(app)
     migrate.init_app(app, db)
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)

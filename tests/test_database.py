@@ -1,0 +1,261 @@
+"""The database: SQLite durability, write transactions that queue, the WAL-reset bug, PostgreSQL."""
+
+from __future__ import annotations
+
+import fcntl
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import Column, Integer, MetaData, Table, inspect, select, text, update
+
+from scorekeeper import create_app, database
+from scorekeeper.database import (
+    WriteLock,
+    first_fixed_driver,
+    has_wal_reset_bug,
+    normalise_database_url,
+    write_transaction,
+)
+from scorekeeper.models import Match, db
+
+counters = MetaData()
+counter = Table(
+    "test_counter", counters, Column("id", Integer, primary_key=True), Column("n", Integer)
+)
+
+
+@pytest.fixture
+def sqlite_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Flask]:
+    """Return an app on a SQLite file, whichever database the rest of the run uses, whose
+    writers rely on SQLite's own locking alone (no lock file for the WAL-reset bug)."""
+    monkeypatch.setattr(database, "_sqlite_driver", lambda: sqlite3)
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db'}"})
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(params=["app", "sqlite_app"])
+def any_app(request: pytest.FixtureRequest) -> Flask:
+    """Return the run's app (SQLite with its protection, or PostgreSQL), then plain SQLite."""
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture
+def with_counter(any_app: Flask) -> Iterator[Callable[[], int]]:
+    """Create a one-row counter table; return a function that reads it."""
+    with any_app.app_context():
+        counters.create_all(db.engine)
+        with write_transaction():
+            db.session.execute(counter.insert().values(id=1, n=0))
+
+    def read() -> int:
+        with any_app.app_context():
+            return db.session.scalar(select(counter.c.n))
+
+    yield read
+    with any_app.app_context():
+        counters.drop_all(db.engine)
+
+
+def other_connection(app: Flask) -> sqlite3.Connection:
+    """Open a second connection to the app's SQLite file that never waits for a lock."""
+    with app.app_context():
+        path = db.engine.url.database
+    return sqlite3.connect(path, timeout=0, isolation_level=None)
+
+
+def write_lock_is_free(lock: WriteLock) -> bool:
+    with lock.path.open("a") as lock_file:
+        try:
+            fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+
+@pytest.mark.parametrize(
+    ("version", "affected"),
+    [
+        ((3, 7, 0), True),
+        ((3, 40, 1), True),
+        ((3, 44, 5), True),
+        ((3, 44, 6), False),
+        ((3, 45, 0), True),
+        ((3, 46, 1), True),
+        ((3, 50, 6), True),
+        ((3, 50, 7), False),
+        ((3, 51, 0), True),
+        ((3, 51, 2), True),
+        ((3, 51, 3), False),
+        ((3, 52, 0), False),
+        ((3, 53, 4), False),
+        ((4, 0, 0), False),
+    ],
+)
+def test_the_wal_reset_bug_is_in_every_release_before_its_fix_on_that_line(
+    version: tuple[int, int, int], affected: bool
+) -> None:
+    assert has_wal_reset_bug(version) is affected
+
+
+def test_the_first_driver_with_a_fixed_sqlite_is_chosen_or_none() -> None:
+    old, bundled = (
+        SimpleNamespace(sqlite_version_info=(3, 40, 1)),
+        SimpleNamespace(sqlite_version_info=(3, 51, 3)),
+    )
+    assert first_fixed_driver([old, bundled]) is bundled
+    assert first_fixed_driver([bundled, old]) is bundled
+    assert first_fixed_driver([old]) is None
+
+
+@pytest.mark.parametrize(
+    ("given", "used"),
+    [
+        ("postgres://u:p@db:5432/score", "postgresql+psycopg://u:p@db:5432/score"),
+        ("postgresql://u@127.0.0.1/test", "postgresql+psycopg://u@127.0.0.1/test"),
+        ("postgresql+psycopg://u@h/d", "postgresql+psycopg://u@h/d"),
+        ("sqlite:////srv/score.sqlite", "sqlite:////srv/score.sqlite"),
+    ],
+)
+def test_a_database_url_names_psycopg_for_postgresql(given: str, used: str) -> None:
+    assert normalise_database_url(given) == used
+
+
+@pytest.mark.parametrize(
+    ("pragma", "value"),
+    [
+        ("journal_mode", "wal"),
+        ("synchronous", 2),  # FULL
+        ("busy_timeout", 10_000),
+        ("foreign_keys", 1),
+    ],
+)
+def test_every_sqlite_connection_is_durable_and_waits_for_locks(
+    sqlite_app: Flask, pragma: str, value: object
+) -> None:
+    with sqlite_app.app_context():
+        assert db.session.scalar(text(f"PRAGMA {pragma}")) == value
+
+
+def test_a_write_transaction_holds_the_sqlite_write_lock_from_its_start(sqlite_app: Flask) -> None:
+    other = other_connection(sqlite_app)
+    with sqlite_app.app_context(), write_transaction():
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+    other.execute("BEGIN IMMEDIATE")  # free again once it committed
+    other.execute("ROLLBACK")
+
+
+def test_a_plain_read_leaves_the_sqlite_write_lock_free(sqlite_app: Flask) -> None:
+    other = other_connection(sqlite_app)
+    with sqlite_app.app_context():
+        assert db.session.scalar(text("SELECT 1")) == 1
+        assert db.session().in_transaction()
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+
+
+def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
+    any_app: Flask, with_counter: Callable[[], int]
+) -> None:
+    threads, increments = 4, 25
+    errors: list[BaseException] = []
+
+    def increment_often() -> None:
+        with any_app.app_context():
+            for _ in range(increments):
+                try:
+                    with write_transaction():
+                        # Read, then write: a deferred SQLite transaction fails here when
+                        # another writer committed in between ("database is locked").
+                        n = db.session.scalar(select(counter.c.n).with_for_update())
+                        db.session.execute(update(counter).values(n=n + 1))
+                except BaseException as error:  # noqa: BLE001  (reported by the assertion)
+                    errors.append(error)
+
+    workers = [threading.Thread(target=increment_often) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert errors == []
+    assert with_counter() == threads * increments
+
+
+def test_a_failed_write_transaction_stores_nothing(
+    any_app: Flask, with_counter: Callable[[], int]
+) -> None:
+    with any_app.app_context(), pytest.raises(ZeroDivisionError):
+        with write_transaction():
+            db.session.execute(update(counter).values(n=5))
+            _ = 1 / 0
+    assert with_counter() == 0
+
+
+def test_a_write_transaction_inside_another_joins_it(
+    any_app: Flask, with_counter: Callable[[], int]
+) -> None:
+    with any_app.app_context(), pytest.raises(ZeroDivisionError):
+        with write_transaction():
+            with write_transaction():
+                db.session.execute(update(counter).values(n=5))
+            _ = 1 / 0
+    assert with_counter() == 0
+
+
+def test_a_read_transaction_before_a_write_ends_and_the_write_commits(
+    any_app: Flask, with_counter: Callable[[], int]
+) -> None:
+    with any_app.app_context():
+        assert db.session.scalar(select(counter.c.n)) == 0
+        with write_transaction():
+            db.session.execute(update(counter).values(n=counter.c.n + 1))
+    assert with_counter() == 1
+
+
+def test_a_change_made_before_the_write_transaction_is_refused(app: Flask) -> None:
+    with app.app_context():
+        db.session.add(Match())
+        with pytest.raises(RuntimeError, match="inside write_transaction"), write_transaction():
+            pass
+
+
+def test_the_write_lock_file_excludes_every_other_holder(tmp_path: Path) -> None:
+    lock = WriteLock(tmp_path / "db.write-lock")
+    with lock.held():
+        assert not write_lock_is_free(lock)
+    assert write_lock_is_free(lock)
+
+
+@pytest.mark.parametrize(
+    ("fixed_driver", "serialized"), [(None, True), (sqlite3, False)], ids=["affected", "fixed"]
+)
+def test_writes_are_serialized_only_where_the_sqlite_in_use_has_the_wal_reset_bug(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fixed_driver: Any, serialized: bool
+) -> None:
+    monkeypatch.setattr(database, "_sqlite_driver", lambda: fixed_driver)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'score.sqlite'}"})
+    lock = app.extensions[database.EXTENSION_KEY].write_lock
+    assert (lock is not None) is serialized
+    if lock is not None:
+        assert lock.path == tmp_path / "score.sqlite.write-lock"
+        with app.app_context(), write_transaction():
+            assert not write_lock_is_free(lock)
+        assert write_lock_is_free(lock)
+
+
+def test_migrations_go_down_to_nothing_and_up_again(app: Flask) -> None:
+    with app.app_context():
+        tables = set(inspect(db.engine).get_table_names())
+        downgrade(revision="base")
+        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        upgrade()
+        assert set(inspect(db.engine).get_table_names()) == tables
