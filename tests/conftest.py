@@ -2,29 +2,66 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
+from sqlalchemy import Engine, NullPool, create_engine, make_url
 
 from scorekeeper import create_app, store
+from scorekeeper.database import normalise_database_url
 from scorekeeper.models import db
 from scorekeeper.rules import build_rules
 
+# `make test` runs the suite a second time with DATABASE_URL naming a PostgreSQL database.
+POSTGRES_URL = os.environ.get("DATABASE_URL")
+
+
+def pytest_report_header() -> str:
+    if POSTGRES_URL:
+        shown = make_url(normalise_database_url(POSTGRES_URL)).render_as_string()
+        return f"database: PostgreSQL at {shown}, a schema of its own for each test"
+    return f"database: SQLite {sqlite3.sqlite_version}, a file of its own for each test"
+
+
+@pytest.fixture(scope="session")
+def postgres_admin() -> Iterator[Engine]:
+    """Return an engine on the PostgreSQL database, for creating and dropping test schemas."""
+    assert POSTGRES_URL, "only PostgreSQL runs need this"
+    engine = create_engine(normalise_database_url(POSTGRES_URL), poolclass=NullPool)
+    yield engine
+    engine.dispose()
+
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
-        }
-    )
+def app_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """Return the test app's configuration, on a database of the test's own."""
+    config: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test"}
+    if not POSTGRES_URL:
+        yield {**config, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}"}
+        return
+    admin: Engine = request.getfixturevalue("postgres_admin")
+    schema = f"test_{secrets.token_hex(8)}"
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    options = {"connect_args": {"options": f"-c search_path={schema}"}}
+    yield {**config, "SQLALCHEMY_DATABASE_URI": POSTGRES_URL, "SQLALCHEMY_ENGINE_OPTIONS": options}
+    with admin.begin() as connection:
+        connection.exec_driver_sql("SET LOCAL lock_timeout = '10s'")  # a leaked transaction fails
+        connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def app(app_config: dict[str, Any]) -> Iterator[Flask]:
+    app = create_app(app_config)
     with app.app_context():
         upgrade()
     yield app
