@@ -6,17 +6,30 @@ FLASK := $(BIN)/flask --app scorekeeper
 # Debian packages: the PDF subsetter and fonts for the app, a browser and pdftoppm for the tests.
 RUN_PACKAGES := libharfbuzz-subset0 fonts-dejavu-core fonts-noto-cjk
 TEST_PACKAGES := $(RUN_PACKAGES) chromium poppler-utils
+# The whole suite runs a second time on PostgreSQL when this database answers.
+POSTGRES_TEST_URL := postgresql+psycopg://postgres@127.0.0.1:5432/test
 
-.PHONY: run test lint bench system-run system-test clean
+.PHONY: run serve test lint bench system-run system-test clean
 
 run: $(VENV)/.installed system-run instance/config.py
 	$(FLASK) db upgrade
 	$(FLASK) run --host 127.0.0.1 --port 5000
 
+# Production: SECRET_KEY (or instance/config.py) and DATABASE_URL come from the environment.
+serve: $(VENV)/.installed system-run
+	$(FLASK) db upgrade
+	$(BIN)/gunicorn --config python:scorekeeper.gunicorn_conf
+
 test: $(VENV)/.installed-test system-test
 	$(BIN)/ruff check scorekeeper tests
 	$(BIN)/ruff format --check scorekeeper tests
-	$(BIN)/pytest
+	env -u DATABASE_URL $(BIN)/pytest
+	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
+		echo "The whole suite again, on PostgreSQL at 127.0.0.1:5432:"; \
+		DATABASE_URL="$(POSTGRES_TEST_URL)" $(BIN)/pytest; \
+	else \
+		echo "PostgreSQL at 127.0.0.1:5432 not reachable: the PostgreSQL run is skipped"; \
+	fi
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check --fix scorekeeper tests
