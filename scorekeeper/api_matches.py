@@ -17,7 +17,7 @@ from werkzeug.exceptions import PreconditionRequired, Unauthorized
 from scorekeeper import store
 from scorekeeper.api import bp, json_body, round_score_json
 from scorekeeper.entries import RoundEntry
-from scorekeeper.exports import side_entry_json
+from scorekeeper.exports import ROUND_KEYS, side_entry_json, side_setup_problems, unknown_keys
 from scorekeeper.models import Match
 from scorekeeper.payloads import parse_round, parse_rules
 from scorekeeper.problems import N_, Problem, ProblemsError
@@ -62,6 +62,11 @@ def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
 @bp.post("/matches")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     body = json_body()
+    problems = unknown_keys(body, ("name", "rules", "sides")) + side_setup_problems(
+        body.get("sides")
+    )
+    if problems:
+        raise ProblemsError(problems)
     rules = parse_rules(body.get("rules"))
     rules_body = body.get("rules")
     preset = rules_body.get("preset", DEFAULT_PRESET) if rules_body else DEFAULT_PRESET
@@ -141,7 +146,7 @@ def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
 @bp.post("/matches/<public_id>/rounds")
 def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
     match = _editable(public_id)
-    scored = store.add_round(match, parse_round(json_body(), sides_required=False))
+    scored = store.add_round(match, _round_body())
     location = url_for("api.get_round", public_id=public_id, number=scored.number, _external=True)
     return _round_response(scored), 201, {"Location": location}
 
@@ -170,15 +175,16 @@ def delete_round(public_id: str, number: int) -> tuple[str, int]:
     return "", 204
 
 
-def _round_body(number: int) -> RoundEntry:
-    """Return the entry of a round's body; its round number, if given, must be the URL's."""
+def _round_body(number: int | None = None) -> RoundEntry:
+    """Return the entry of a round's body; in an edit, its round number is the URL's."""
     body = json_body()
-    entry = parse_round({"round": number, **body}, sides_required=False)
-    if entry.round_number != number:
+    problems = unknown_keys(body, ROUND_KEYS)
+    if number is not None and body.setdefault("round", number) != number:
         template = N_("round is %(given)s, but this is round %(round)s: send its own number.")
-        params = {"given": entry.round_number, "round": number}
-        raise ProblemsError([Problem("round", template, params)])
-    return entry
+        problems.append(Problem("round", template, {"given": body["round"], "round": number}))
+    if problems:
+        raise ProblemsError(problems)
+    return parse_round(body, sides_required=False)
 
 
 def scored_round_json(scored: ScoredRound) -> dict[str, Any]:

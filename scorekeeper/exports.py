@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 FORMAT = "scorekeeper-match"
 FORMAT_VERSION = 1
+SIDE_SETUP_KEYS = ("name", "players")
+ROUND_KEYS = ("round", "sides")
 _BREAKDOWN_KEYS = tuple(f.name for f in fields(Breakdown))
 CSV_COLUMNS = (
     "round",
@@ -43,6 +45,29 @@ CSV_COLUMNS = (
 )
 # A cell starting with one of these is a formula to a spreadsheet; a name must stay a name.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def unknown_keys(data: object, known: tuple[str, ...], prefix: str = "") -> list[Problem]:
+    """Return a problem for every key of a JSON object that is not one of `known`."""
+    if not isinstance(data, Mapping):
+        return []
+    template = N_("%(field)s is not a field of this request; remove it or check its spelling.")
+    return [
+        Problem(f"{prefix}{key}", template, {"field": f"{prefix}{key}"})
+        for key in data
+        if key not in known
+    ]
+
+
+def side_setup_problems(sides: object) -> list[Problem]:
+    """Return a problem for every unknown key in the objects of a match's sides."""
+    if not isinstance(sides, list):
+        return []
+    return [
+        problem
+        for index, side in enumerate(sides)
+        for problem in unknown_keys(side, SIDE_SETUP_KEYS, f"sides[{index}].")
+    ]
 
 
 def counts_json(cards: CardCounts, keys: tuple[str, ...]) -> dict[str, int]:
@@ -111,7 +136,7 @@ def read_document(data: Mapping[str, Any]) -> MatchDocument:
     if data.get("format") != FORMAT or data.get("format_version") != FORMAT_VERSION:
         template = N_("This is not a match exported by scorekeeper (format %(format)s, version 1).")
         raise ProblemsError([Problem("format", template, {"format": FORMAT})])
-    problems: list[Problem] = []
+    problems = side_setup_problems(data.get("sides"))
     rules = _read_rules(data, problems)
     rounds = _read_rounds(data.get("rounds", []), problems)
     language = data.get("language")
@@ -163,6 +188,7 @@ def _read_rounds(data: object, problems: list[Problem]) -> tuple[RoundEntry, ...
         return ()
     rounds: list[RoundEntry] = []
     for index, item in enumerate(data):
+        problems += unknown_keys(item, ROUND_KEYS, f"rounds[{index}].")
         try:
             entry = parse_round(item if isinstance(item, Mapping) else {}, sides_required=False)
         except ProblemsError as error:

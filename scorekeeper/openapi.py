@@ -245,6 +245,304 @@ def _paths() -> dict[str, Any]:
     }
 
 
+# -- Stored matches ------------------------------------------------------------------------------
+
+_NAME = {"type": "string", "minLength": 1, "maxLength": 60}
+_EDIT_TOKEN = [{"editToken": []}]
+_MATCH_ID = {
+    "name": "public_id",
+    "in": "path",
+    "required": True,
+    "description": "The match's id, as creating it answered.",
+    "schema": {"type": "string"},
+}
+_ROUND_NUMBER = {
+    "name": "number",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1},
+}
+_IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": True,
+    "description": "The round's ETag (its version) as last read.",
+    "schema": {"type": "string"},
+}
+_ETAG = {
+    "ETag": {
+        "description": "The version, to send back in If-Match or If-None-Match.",
+        "schema": {"type": "string"},
+    }
+}
+_TOKEN_RESPONSES = {
+    "401": _json(_ref("Errors"), "No edit token was sent; nothing changed."),
+    "403": _json(_ref("Errors"), "The edit token does not open this match; nothing changed."),
+}
+_NOT_FOUND = {"404": _json(_ref("Errors"), "No match has this id, or it has no such round.")}
+_VERSION_RESPONSES = {
+    "412": _json(_ref("StaleRound"), "The round changed since it was read; here it is now."),
+    "428": _json(_ref("Errors"), "If-Match with the round's ETag is missing."),
+}
+
+
+def _match_schemas() -> dict[str, Any]:
+    side_setup = _object(
+        {"name": _NAME, "players": {"type": "array", "items": _NAME, "minItems": 1}},
+        ("name", "players"),
+    )
+    return {
+        "SideSetup": side_setup,
+        "CreateMatchRequest": _object(
+            {
+                "name": _NAME,
+                "rules": _ref("Rules"),
+                "sides": {
+                    "type": "array",
+                    "items": _ref("SideSetup"),
+                    "minItems": 2,
+                    "maxItems": 6,
+                },
+            },
+            ("name", "sides"),
+        ),
+        "CreatedMatch": _object(
+            {
+                "id": {"type": "string"},
+                "edit_token": {"type": "string", "description": "Shown once: keep it."},
+                "edit_url": {"type": "string", "format": "uri"},
+                "view_url": {"type": "string", "format": "uri"},
+            },
+            ("id", "edit_token", "edit_url", "view_url"),
+        ),
+        "RoundRequest": _object(
+            {
+                "round": {"type": "integer", "minimum": 1, "description": "The URL's, for PUT."},
+                "sides": {"type": "array", "items": _ref("Side"), "minItems": 2, "maxItems": 6},
+            },
+            ("sides",),
+        ),
+        "StoredSideScore": _object(
+            {
+                "name": {"type": "string"},
+                "score": _INTEGER,
+                "meld_minimum": _INTEGER,
+                "breakdown": _ref("Breakdown"),
+                "running_score": _INTEGER,
+                "entry": _ref("Side"),
+            },
+            ("name", "score", "meld_minimum", "breakdown", "running_score", "entry"),
+        ),
+        "StoredRound": _object(
+            {
+                "version": _INTEGER,
+                "round": _INTEGER,
+                "meld_minimum": {"type": ["integer", "null"]},
+                "sides": {"type": "array", "items": _ref("StoredSideScore")},
+                "running_totals": {"type": "array", "items": _INTEGER},
+            },
+            ("version", "round", "meld_minimum", "sides"),
+        ),
+        "StaleRound": _object(
+            {
+                "errors": {"$ref": "#/components/schemas/Errors/properties/errors"},
+                "current": _ref("StoredRound"),
+            },
+            ("errors", "current"),
+        ),
+        "Match": _object(
+            {
+                "id": {"type": "string"},
+                "name": {"type": "string"},
+                "preset": {"type": "string"},
+                "rules": _ref("Settings"),
+                "version": _INTEGER,
+                "created_at": {"type": "string", "format": "date-time"},
+                "updated_at": {"type": "string", "format": "date-time"},
+                "sides": {"type": "array", "items": _ref("SideSetup")},
+                "rounds": {"type": "array", "items": _ref("StoredRound")},
+                "totals": {"type": "array", "items": _INTEGER},
+                "next_round": {"type": ["integer", "null"]},
+                "next_meld_minimums": {"type": ["array", "null"], "items": _INTEGER},
+                "finished": {"type": "boolean"},
+                "winner": {"type": ["string", "null"], "description": "A side's name."},
+                "draw": {"type": "boolean"},
+            },
+            (
+                "id",
+                "name",
+                "preset",
+                "rules",
+                "version",
+                "created_at",
+                "updated_at",
+                "sides",
+                "rounds",
+                "totals",
+                "next_round",
+                "next_meld_minimums",
+                "finished",
+                "winner",
+                "draw",
+            ),
+        ),
+        "MatchExport": {
+            **_object(
+                {
+                    "format": {"const": "scorekeeper-match"},
+                    "format_version": {"const": 1},
+                    "name": _NAME,
+                    "preset": {"type": "string"},
+                    "settings": _ref("Settings"),
+                    "language": {"type": ["string", "null"]},
+                    "created_at": {"type": "string", "format": "date-time"},
+                    "sides": {"type": "array", "items": _ref("SideSetup")},
+                    "rounds": {
+                        "type": "array",
+                        "items": _object(
+                            {
+                                "round": {"type": "integer", "minimum": 1},
+                                "sides": {"type": "array", "items": _ref("Side")},
+                            },
+                            ("round", "sides"),
+                        ),
+                    },
+                },
+                ("format", "format_version", "name", "preset", "settings", "sides", "rounds"),
+            ),
+            "additionalProperties": True,  # an import ignores what it does not know
+        },
+    }
+
+
+def _match_paths() -> dict[str, Any]:
+    match = "/api/v1/matches/{public_id}"
+    return {
+        "/api/v1/matches": {
+            "post": {
+                "operationId": "createMatch",
+                "summary": "Store a new match; its edit token is answered this once.",
+                "requestBody": _body("CreateMatchRequest"),
+                "responses": {
+                    "201": _json(_ref("CreatedMatch"), "The new match."),
+                    **ERROR_RESPONSES,
+                },
+            }
+        },
+        "/api/v1/matches/import": {
+            "post": {
+                "operationId": "importMatch",
+                "summary": "Store an exported match as a new match with a new id and token.",
+                "requestBody": _body("MatchExport"),
+                "responses": {
+                    "201": _json(_ref("CreatedMatch"), "The new match."),
+                    **ERROR_RESPONSES,
+                },
+            }
+        },
+        match: {
+            "parameters": [_MATCH_ID],
+            "get": {
+                "operationId": "getMatch",
+                "summary": "The match: rules, sides, scored rounds, running totals and result.",
+                "parameters": [
+                    {"name": "If-None-Match", "in": "header", "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": {**_json(_ref("Match"), "The match."), "headers": _ETAG},
+                    "304": {
+                        "description": "Nothing changed since the ETag sent.",
+                        "headers": _ETAG,
+                    },
+                    **_NOT_FOUND,
+                },
+            },
+        },
+        f"{match}/rounds": {
+            "parameters": [_MATCH_ID],
+            "post": {
+                "operationId": "addRound",
+                "summary": "Enter a round; an impossible one is refused and nothing stored.",
+                "security": _EDIT_TOKEN,
+                "requestBody": _body("RoundRequest"),
+                "responses": {
+                    "201": {**_json(_ref("StoredRound"), "The scored round."), "headers": _ETAG},
+                    **ERROR_RESPONSES,
+                    **_TOKEN_RESPONSES,
+                    **_NOT_FOUND,
+                },
+            },
+        },
+        f"{match}/rounds/{{number}}": {
+            "parameters": [_MATCH_ID, _ROUND_NUMBER],
+            "get": {
+                "operationId": "getRound",
+                "summary": "One scored round with its version.",
+                "responses": {
+                    "200": {**_json(_ref("StoredRound"), "The scored round."), "headers": _ETAG},
+                    **_NOT_FOUND,
+                },
+            },
+            "put": {
+                "operationId": "replaceRound",
+                "summary": "Replace a round as last read (If-Match).",
+                "security": _EDIT_TOKEN,
+                "parameters": [_IF_MATCH],
+                "requestBody": _body("RoundRequest"),
+                "responses": {
+                    "200": {
+                        **_json(_ref("StoredRound"), "The round as now stored."),
+                        "headers": _ETAG,
+                    },
+                    **ERROR_RESPONSES,
+                    **_TOKEN_RESPONSES,
+                    **_NOT_FOUND,
+                    **_VERSION_RESPONSES,
+                },
+            },
+            "delete": {
+                "operationId": "deleteRound",
+                "summary": "Delete a round as last read (If-Match).",
+                "security": _EDIT_TOKEN,
+                "parameters": [_IF_MATCH],
+                "responses": {
+                    "204": {"description": "The round is deleted."},
+                    "422": ERROR_RESPONSES["422"],
+                    **_TOKEN_RESPONSES,
+                    **_NOT_FOUND,
+                    **_VERSION_RESPONSES,
+                },
+            },
+        },
+        f"{match}/export": {
+            "parameters": [_MATCH_ID],
+            "get": {
+                "operationId": "exportMatch",
+                "summary": "The complete match as a JSON file that importMatch reads back.",
+                "responses": {"200": _json(_ref("MatchExport"), "The export."), **_NOT_FOUND},
+            },
+        },
+        f"{match}/export.csv": {
+            "parameters": [_MATCH_ID],
+            "get": {
+                "operationId": "exportMatchCsv",
+                "summary": "One row per side per round: entry, breakdown, score, running total.",
+                "responses": {
+                    "200": {
+                        "description": "The CSV file.",
+                        "content": {"text/csv": {"schema": {"type": "string"}}},
+                    },
+                    **_NOT_FOUND,
+                },
+            },
+        },
+    }
+
+
+def _body(schema: str) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": _ref(schema)}}}
+
+
 def openapi_document() -> dict[str, Any]:
     """Return the OpenAPI 3.1 document of API version 1."""
     return {
@@ -254,6 +552,15 @@ def openapi_document() -> dict[str, Any]:
             "version": "1",
             "description": "Score Hand and Foot under a table's own house rules.",
         },
-        "paths": _paths(),
-        "components": {"schemas": _schemas()},
+        "paths": {**_paths(), **_match_paths()},
+        "components": {
+            "schemas": {**_schemas(), **_match_schemas()},
+            "securitySchemes": {
+                "editToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The edit token answered when the match was created.",
+                }
+            },
+        },
     }

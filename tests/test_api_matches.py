@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from jsonschema import Draft202012Validator
 from werkzeug.test import TestResponse
 
 from scorekeeper.models import Match, Round, db
+from scorekeeper.openapi import openapi_document
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch
@@ -630,3 +633,127 @@ def test_a_non_ascii_match_name_still_names_the_csv(
         "filename*=UTF-8''Soir%C3%A9e%20%C3%A0%20Qu%C3%A9bec"
         in response.headers["Content-Disposition"]
     )
+
+
+# -- Unknown fields and the OpenAPI document -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({**CREATE_BODY, "colour": "red"}, "colour"),
+        (
+            {
+                **CREATE_BODY,
+                "sides": [
+                    {"name": "Us", "players": ["A"], "seat": 1},
+                    {"name": "Them", "players": ["B"]},
+                ],
+            },
+            "sides[0].seat",
+        ),
+    ],
+)
+def test_a_new_match_with_an_unknown_field_is_refused(
+    app: Flask, client: FlaskClient, body: dict[str, Any], field: str
+) -> None:
+    response = client.post("/api/v1/matches", json=body)
+
+    assert response.status_code == 422
+    assert error_fields(response) == {field}
+    assert stored_counts(app) == (0, 0)
+
+
+def test_a_round_with_an_unknown_field_is_refused(match: StoredMatch, client: FlaskClient) -> None:
+    body = {**ROUND_ONE, "players": 4}
+
+    response = client.post(
+        f"/api/v1/matches/{match.public_id}/rounds", json=body, headers=bearer(match)
+    )
+
+    assert response.status_code == 422
+    assert error_fields(response) == {"players"}
+
+
+DOCUMENT = openapi_document()
+MATCH = "/api/v1/matches/{public_id}"
+ROUND = f"{MATCH}/rounds/{{number}}"
+# (method, documented path, number, authorized, If-Match version, body, status)
+CALLS = [
+    ("post", "/api/v1/matches", None, False, None, CREATE_BODY, 201),
+    ("post", "/api/v1/matches", None, False, None, {"name": ""}, 422),
+    ("post", "/api/v1/matches", None, False, None, "not an object", 400),
+    ("post", "/api/v1/matches/import", None, False, None, {"format": "x"}, 422),
+    ("get", MATCH, None, False, None, None, 200),
+    ("get", f"{MATCH}/export", None, False, None, None, 200),
+    ("get", f"{MATCH}/export.csv", None, False, None, None, 200),
+    (
+        "post",
+        f"{MATCH}/rounds",
+        None,
+        True,
+        None,
+        {"round": 2, "sides": [WENT_OUT, STAYED_IN]},
+        201,
+    ),
+    ("post", f"{MATCH}/rounds", None, True, None, ROUND_ONE, 422),
+    ("post", f"{MATCH}/rounds", None, False, None, ROUND_ONE, 401),
+    ("get", ROUND, 1, False, None, None, 200),
+    ("get", ROUND, 4, False, None, None, 404),
+    ("put", ROUND, 1, True, 1, {"sides": [STAYED_IN, WENT_OUT]}, 200),
+    ("put", ROUND, 1, True, 9, {"sides": [STAYED_IN, WENT_OUT]}, 412),
+    ("put", ROUND, 1, True, None, {"sides": [STAYED_IN, WENT_OUT]}, 428),
+    ("delete", ROUND, 1, True, 1, None, 204),
+    ("delete", ROUND, 1, True, 2, None, 412),
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "number", "authorized", "version", "body", "status"), CALLS
+)
+def test_every_answer_is_documented_with_its_status_and_schema(
+    client: FlaskClient,
+    match: StoredMatch,
+    enter: Send,
+    method: str,
+    path: str,
+    number: int | None,
+    authorized: bool,
+    version: int | None,
+    body: object,
+    status: int,
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    url = path.format(public_id=match.public_id, number=number)
+    headers = (bearer(match) if authorized else {}) | (if_match(version) if version else {})
+
+    response = getattr(client, method)(url, json=body, headers=headers)
+
+    assert response.status_code == status
+    documented = DOCUMENT["paths"][path][method]["responses"][str(status)]
+    if "content" not in documented:
+        assert response.data == b""
+    elif response.mimetype == "application/json":
+        schema = documented["content"]["application/json"]["schema"]
+        Draft202012Validator({**DOCUMENT, **schema}).validate(response.json)
+    else:
+        assert response.mimetype in documented["content"]
+
+
+def test_the_openapi_document_describes_every_match_route(app: Flask) -> None:
+    routes = {
+        (re.sub(r"<(?:int:)?(\w+)>", r"{\1}", rule.rule), method.lower())
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/v1/matches")
+        for method in rule.methods or ()
+        if method not in {"HEAD", "OPTIONS"}
+    }
+
+    documented = {
+        (path, method)
+        for path, item in DOCUMENT["paths"].items()
+        if path.startswith("/api/v1/matches")
+        for method in item
+        if method != "parameters"
+    }
+    assert routes == documented
