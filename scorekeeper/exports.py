@@ -78,7 +78,7 @@ def counts_json(cards: CardCounts, keys: tuple[str, ...]) -> dict[str, int]:
 def side_entry_json(side: SideEntry) -> dict[str, Any]:
     """Return a side's entry as the API takes it, so that it reads back to the same entry."""
     return {
-        "name": side.name,
+        **({"name": side.name} if side.name else {}),  # the API refuses an empty name
         "clean_books": side.clean_books,
         "dirty_books": side.dirty_books,
         "wild_books": side.wild_books,

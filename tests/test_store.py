@@ -1,0 +1,333 @@
+"""The match store: creation checks, tokens, rules as stored, rounds scored through the domain."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import pytest
+from flask import Flask
+
+from scorekeeper import rules as rules_module
+from scorekeeper import store
+from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.models import Entry, Match, Round, db
+from scorekeeper.problems import ProblemsError
+from scorekeeper.rules import PRESETS, build_rules
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch
+
+# RULES.md section 3, worked example: 2565 and 825 points.
+WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
+STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
+PAIRS = [store.SideSpec("Us", ("Ann", "Bob")), store.SideSpec("Them", ("Cy", "Di"))]
+Stored = Callable[..., Match]
+
+
+def round_of(number: int, *sides: SideEntry) -> RoundEntry:
+    return RoundEntry(number, sides)
+
+
+@pytest.fixture
+def in_app(app: Flask) -> Iterator[None]:
+    with app.app_context():
+        yield
+
+
+@pytest.fixture
+def stored(in_app: None, create_match: CreateMatch) -> Stored:
+    """Return a factory that stores a match and returns it loaded in this test's session."""
+
+    def load(**options: object) -> Match:
+        match = store.get_match(create_match(**options).public_id)
+        assert match is not None
+        db.session.rollback()  # end the read: its snapshot would hide a match stored later
+        return match
+
+    return load
+
+
+def count(model: type[db.Model]) -> int:
+    return db.session.scalar(db.select(db.func.count()).select_from(model)) or 0
+
+
+def problem_fields(error: pytest.ExceptionInfo[ProblemsError]) -> set[str]:
+    return {problem.field for problem in error.value.problems}
+
+
+# -- Creating matches ----------------------------------------------------------------------------
+
+
+def test_a_match_keeps_only_a_digest_of_its_edit_token(in_app: None) -> None:
+    created = store.create_match("Friday", "standard", build_rules(), PAIRS)
+
+    match = created.match
+    assert match.edit_token_hash == hashlib.sha256(created.edit_token.encode()).hexdigest()
+    assert created.edit_token not in (match.edit_token_hash, match.public_id)
+    assert len(created.edit_token) >= 43 and len(match.public_id) >= 22
+
+
+def test_names_are_stored_without_surrounding_spaces(in_app: None) -> None:
+    sides = [store.SideSpec(" Us ", (" Ann",)), store.SideSpec("Them", ("Cy ",))]
+
+    match = store.create_match("  Friday ", "standard", build_rules(), sides).match
+
+    assert match.name == "Friday"
+    assert [side.name for side in match.sides] == ["Us", "Them"]
+    assert [side.players[0].name for side in match.sides] == ["Ann", "Cy"]
+
+
+def side(name: str, *players: str) -> store.SideSpec:
+    return store.SideSpec(name, players)
+
+
+@pytest.mark.parametrize(
+    ("name", "sides", "fields"),
+    [
+        ("", PAIRS, {"name"}),
+        ("   ", PAIRS, {"name"}),
+        ("x" * 61, PAIRS, {"name"}),
+        ("Tab\there", PAIRS, {"name"}),
+        ("Friday", [side("Us", "Ann")], {"sides"}),
+        ("Friday", [side(str(n), "P") for n in range(7)], {"sides"}),
+        ("Friday", [side("Us", *"ABCD"), side("Them", *"EFG")], {"sides"}),
+        ("Friday", [side("Us", "Ann"), side("US ", "Bo")], {"sides[1].name"}),
+        ("Friday", [side("Us", "Ann"), side("", "Bo")], {"sides[1].name"}),
+        ("Friday", [side("Us", "Ann"), side("Them")], {"sides[1].players"}),
+        ("Friday", [side("Us", "Ann", "y" * 61), side("Them", "Bo")], {"sides[0].players[1]"}),
+        ("", [side("Us")], {"name", "sides", "sides[0].players"}),
+    ],
+)
+def test_a_match_that_cannot_be_played_is_refused_with_every_problem(
+    in_app: None, name: str, sides: list[store.SideSpec], fields: set[str]
+) -> None:
+    with pytest.raises(ProblemsError) as error:
+        store.create_match(name, "standard", build_rules(), sides)
+
+    assert problem_fields(error) == fields
+    assert count(Match) == 0
+
+
+def test_an_unknown_preset_is_refused(in_app: None) -> None:
+    with pytest.raises(ProblemsError) as error:
+        store.create_match("Friday", "lenient", build_rules(), PAIRS)
+
+    assert problem_fields(error) == {"rules.preset"}
+
+
+def test_an_edit_token_opens_its_own_match_only(in_app: None) -> None:
+    ours = store.create_match("Friday", "standard", build_rules(), PAIRS)
+    theirs = store.create_match("Saturday", "standard", build_rules(), PAIRS)
+
+    assert store.token_opens(ours.match, ours.edit_token)
+    assert not store.token_opens(theirs.match, ours.edit_token)
+    assert not store.token_opens(ours.match, ours.edit_token[:-1])
+    assert not store.token_opens(ours.match, "")
+    assert not store.token_opens(ours.match, None)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_match_reads_back_the_rules_it_began_with(stored: Stored, preset: str) -> None:
+    match = stored(preset=preset, overrides={"going_out_bonus": 250, "max_wilds_per_meld": None})
+
+    assert store.rules_of(match) == build_rules(
+        preset, {"going_out_bonus": 250, "max_wilds_per_meld": None}
+    )
+
+
+def test_a_preset_changed_later_does_not_change_a_stored_match(
+    stored: Stored, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = stored()
+    standard = PRESETS["standard"]
+    changed = replace(standard, rules=replace(standard.rules, going_out_bonus=500))
+    monkeypatch.setitem(rules_module.PRESETS, "standard", changed)
+
+    assert store.rules_of(match).going_out_bonus == 100
+
+
+def test_side_specs_turn_what_is_not_a_name_into_an_empty_one() -> None:
+    data = [{"name": 7, "players": ["Ann", None]}, "Them", {"name": "Us", "players": "Bo"}]
+
+    assert store.side_specs(data) == (
+        store.SideSpec("", ("Ann", "")),
+        store.SideSpec("", ()),
+        store.SideSpec("Us", ()),
+    )
+    assert store.side_specs("Us and Them") == ()
+
+
+# -- Entering rounds -----------------------------------------------------------------------------
+
+
+def test_a_round_is_scored_with_the_match_names_and_players(stored: Stored) -> None:
+    match = stored()
+
+    scored = store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+
+    assert (scored.number, scored.version) == (1, 1)
+    assert scored.entry.players == 4
+    assert [s.name for s in scored.entry.sides] == ["Us", "Them"]
+    assert [s.score for s in scored.score.sides] == [2565, 825]
+    assert match.version == 2
+
+
+def test_an_impossible_round_stores_nothing(stored: Stored) -> None:
+    match = stored()
+
+    with pytest.raises(ProblemsError) as error:
+        store.add_round(match, round_of(1, WENT_OUT, WENT_OUT))
+
+    assert problem_fields(error) == {"went_out"}
+    assert (count(Round), count(Entry)) == (0, 0)
+    assert match.version == 1
+
+
+def test_a_round_entered_twice_is_refused_with_a_hint_to_edit_it(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+
+    with pytest.raises(ProblemsError) as error:
+        store.add_round(match, round_of(1, STAYED_IN, WENT_OUT))
+
+    assert problem_fields(error) == {"round"}
+    assert "edit it instead" in error.value.problems[0].message()
+
+
+def test_a_round_with_the_wrong_number_of_sides_is_refused(stored: Stored) -> None:
+    with pytest.raises(ProblemsError) as error:
+        store.add_round(stored(), round_of(1, WENT_OUT))
+
+    assert problem_fields(error) == {"sides"}
+
+
+def test_card_counts_come_back_as_counts(stored: Stored) -> None:
+    match = stored()
+    counted = SideEntry(
+        melded=CardCounts(aces=4, eights_to_kings=5), leftover=CardCounts(black_threes=1)
+    )
+    store.add_round(match, round_of(1, counted, STAYED_IN))
+
+    entry = store.match_view(match).rounds[0].entry
+
+    assert entry.sides[0] == replace(counted, name="Us")
+
+
+def test_rounds_may_come_in_any_order_and_the_next_round_is_the_lowest_missing(
+    stored: Stored,
+) -> None:
+    match = stored()
+    nexts = []
+    for number in (1, 3, 2, 4):
+        store.add_round(match, round_of(number, STAYED_IN, WENT_OUT))
+        nexts.append(store.match_view(match).next_round)
+
+    assert nexts == [2, 2, 4, None]
+    assert store.match_view(match).standings.winner == 1
+
+
+def test_running_scores_before_a_round_add_up_the_rounds_before_it(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+    store.add_round(match, round_of(2, STAYED_IN, WENT_OUT))
+    store.add_round(match, round_of(3, STAYED_IN, WENT_OUT))
+
+    assert store.running_scores_before(match, 1) == (0, 0)
+    assert store.running_scores_before(match, 3) == (3390, 3390)
+    assert store.running_scores_before(match, 9) == (4215, 5955)
+
+
+def test_a_by_score_round_gets_each_sides_running_score(stored: Stored) -> None:
+    match = stored(overrides={"meld_minimum_mode": "by_score"})
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+
+    scored = store.add_round(match, round_of(2, SideEntry(melded=90), SideEntry(melded=50)))
+
+    assert [s.running_score for s in scored.entry.sides] == [2565, 825]
+    assert [s.meld_minimum for s in scored.score.sides] == [90, 50]
+
+
+def test_an_earlier_round_that_would_break_a_later_one_is_refused(stored: Stored) -> None:
+    match = stored(overrides={"meld_minimum_mode": "by_score"})
+    store.add_round(match, round_of(2, SideEntry(melded=60), SideEntry(melded=60)))
+
+    with pytest.raises(ProblemsError) as error:
+        store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))  # Us to 2565: a 90 minimum
+
+    assert problem_fields(error) == {"round"}
+    assert "round 2" in error.value.problems[0].message()
+    assert [row.number for row in match.rounds] == [2]
+
+
+# -- Editing and deleting rounds -----------------------------------------------------------------
+
+
+def test_replacing_a_round_bumps_the_round_and_the_match(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+
+    scored = store.replace_round(match, 1, round_of(9, STAYED_IN, WENT_OUT), version=1)
+
+    assert (scored.number, scored.version) == (1, 2)
+    assert match.version == 3
+    assert store.match_view(match).standings.totals == (825, 2565)
+    assert count(Entry) == 2
+
+
+def test_a_stale_replacement_carries_the_round_as_it_stands(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+    store.replace_round(match, 1, round_of(1, STAYED_IN, WENT_OUT), version=1)
+
+    with pytest.raises(store.StaleVersion) as stale:
+        store.replace_round(match, 1, round_of(1, WENT_OUT, STAYED_IN), version=1)
+
+    assert stale.value.current.version == 2
+    assert [s.score for s in stale.value.current.score.sides] == [825, 2565]
+
+
+def test_an_impossible_replacement_keeps_the_round(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+
+    with pytest.raises(ProblemsError):
+        store.replace_round(match, 1, round_of(1, WENT_OUT, WENT_OUT), version=1)
+
+    view = store.match_view(match)
+    assert view.rounds[0].version == 1
+    assert view.standings.totals == (2565, 825)
+
+
+@pytest.mark.parametrize("change", ["replace", "delete"])
+def test_changing_a_round_that_is_not_there_is_not_found(stored: Stored, change: str) -> None:
+    match = stored()
+
+    with pytest.raises(store.RoundNotFound):
+        if change == "replace":
+            store.replace_round(match, 2, round_of(2, WENT_OUT, STAYED_IN), version=1)
+        else:
+            store.delete_round(match, 2, version=1)
+
+
+def test_deleting_a_round_deletes_its_entries_and_bumps_the_match(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+
+    store.delete_round(match, 1, version=1)
+
+    assert (count(Round), count(Entry)) == (0, 0)
+    assert match.version == 3
+    assert store.match_view(match).next_round == 1
+
+
+def test_a_stale_delete_keeps_the_round(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+
+    with pytest.raises(store.StaleVersion):
+        store.delete_round(match, 1, version=2)
+
+    assert count(Round) == 1
