@@ -11,8 +11,12 @@ from flask import Flask
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Create and configure the app: defaults, instance config, environment, then `test_config`."""
+def create_app(
+    test_config: dict[str, Any] | None = None,
+    *,
+    config_object: str = "scorekeeper.config.Defaults",
+) -> Flask:
+    """Create the app: `config_object`, then instance config, environment and `test_config`."""
     app = Flask(
         __name__,
         instance_path=str(ROOT / "instance"),
@@ -20,7 +24,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    app.config.from_object("scorekeeper.config.Defaults")
+    app.config.from_object(config_object)
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
     if database_url := os.environ.get("DATABASE_URL"):
@@ -32,8 +36,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
-    from scorekeeper import extensions
+    from scorekeeper import extensions, logging_setup, security
 
+    logging_setup.init_app(app)
+    security.init_app(app)
     extensions.init_app(app)
 
     import scorekeeper.api_matches  # noqa: F401  (its routes join api.bp)

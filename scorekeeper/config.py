@@ -1,4 +1,8 @@
-"""Default configuration; `instance/config.py` and the environment override it."""
+"""Configurations: `Defaults` for development and tests, `Production` for `make serve`.
+
+`instance/config.py`, then the environment (`SCOREKEEPER_*`, `DATABASE_URL`, `SECRET_KEY`)
+override either one.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,22 @@ from scorekeeper import ROOT
 
 
 class Defaults:
-    SECRET_KEY = "dev"  # replaced by instance/config.py, which `make run` writes
+    SECRET_KEY: str | None = "dev"  # replaced by instance/config.py, which `make run` writes
+    REQUIRE_REAL_SECRET_KEY = False
     SQLALCHEMY_DATABASE_URI = f"sqlite:///{ROOT / 'instance' / 'scorekeeper.sqlite'}"
     SQLALCHEMY_ENGINE_OPTIONS: dict[str, object] = {}
     MAX_CONTENT_LENGTH = 256 * 1024
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_TRANSLATION_DIRECTORIES = str(ROOT / "scorekeeper" / "translations")
     WTF_CSRF_TIME_LIMIT = None  # a form may stay open for a whole evening's game
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+
+
+class Production(Defaults):
+    """Serving for real, behind HTTPS, with a secret key that the operator provides."""
+
+    SECRET_KEY = None
+    REQUIRE_REAL_SECRET_KEY = True
+    SESSION_COOKIE_SECURE = True
+    PREFERRED_URL_SCHEME = "https"

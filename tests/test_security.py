@@ -1,0 +1,138 @@
+"""Security headers on every response, private token pages, robots.txt, production settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CreateMatch
+from flask import Flask, session
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.security import (
+    CONTENT_SECURITY_POLICY,
+    TOKEN_ARGUMENT,
+    InsecureConfiguration,
+    is_real_secret_key,
+)
+
+PRODUCTION = "scorekeeper.config.Production"
+REAL_KEY = "0123456789abcdef" * 4
+
+
+def production_app(tmp_path: Path, **config: Any) -> Flask:
+    database = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db'}"}
+    return create_app({**database, **config}, config_object=PRODUCTION)
+
+
+def token_urls(app: Flask, public_id: str, token: str) -> list[str]:
+    """Return a URL for every GET route that holds an edit token."""
+    adapter = app.url_map.bind("localhost")
+    known = {"public_id": public_id, TOKEN_ARGUMENT: token}
+    return [
+        adapter.build(rule.endpoint, {arg: known.get(arg, "1") for arg in rule.arguments})
+        for rule in app.url_map.iter_rules()
+        if TOKEN_ARGUMENT in rule.arguments and "GET" in (rule.methods or ())
+    ]
+
+
+@pytest.mark.parametrize(
+    "url", ["/", "/robots.txt", "/api/v1/presets", "/static/style.css", "/no/such/page"]
+)
+def test_every_response_carries_the_security_headers(client: FlaskClient, url: str) -> None:
+    with client.get(url) as response:  # closes the static file it streams
+        headers = response.headers
+    assert headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Referrer-Policy"] == "same-origin"
+
+
+@pytest.mark.parametrize(
+    "directive",
+    ["default-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'"],
+)
+def test_the_content_security_policy_allows_only_the_site_itself(directive: str) -> None:
+    assert directive in CONTENT_SECURITY_POLICY.split("; ")
+    assert "unsafe-inline" not in CONTENT_SECURITY_POLICY
+
+
+def test_every_page_reached_with_an_edit_token_stays_out_of_caches_and_search_engines(
+    app: Flask, client: FlaskClient, create_match: CreateMatch
+) -> None:
+    stored = create_match()
+    urls = token_urls(app, stored.public_id, stored.edit_token)
+    assert urls, "the match pages hold their edit token in the URL"
+    for url in urls:
+        headers = client.get(url).headers
+        assert (url, headers.get("Cache-Control"), headers.get("X-Robots-Tag")) == (
+            url,
+            "no-store",
+            "noindex",
+        )
+
+
+def test_a_wrong_token_answer_is_private_too(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    stored = create_match()
+    response = client.get(f"/m/{stored.public_id}/edit/not-the-token")
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_an_api_request_with_a_bearer_token_gets_a_private_answer(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    stored = create_match()
+    headers = {"Authorization": f"Bearer {stored.edit_token}"}
+    response = client.get(f"/api/v1/matches/{stored.public_id}", headers=headers)
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["X-Robots-Tag"] == "noindex"
+
+
+def test_a_page_without_a_token_may_be_cached_and_indexed(client: FlaskClient) -> None:
+    headers = client.get("/").headers
+    assert "X-Robots-Tag" not in headers
+    assert headers.get("Cache-Control") != "no-store"
+
+
+def test_robots_txt_keeps_crawlers_off_edit_pages_and_the_api(client: FlaskClient) -> None:
+    response = client.get("/robots.txt")
+    assert response.mimetype == "text/plain"
+    assert response.text.splitlines() == [
+        "User-agent: *",
+        "Disallow: /m/*/edit/",
+        "Disallow: /api/",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "real"),
+    [(None, False), ("", False), ("dev", False), ("x" * 31, False), ("x" * 32, True)],
+)
+def test_a_secret_key_is_real_only_when_long_enough(key: str | None, real: bool) -> None:
+    assert is_real_secret_key(key) is real
+
+
+@pytest.mark.parametrize("key", [None, "dev", "short"])
+def test_production_refuses_to_start_without_a_real_secret_key(
+    tmp_path: Path, key: str | None
+) -> None:
+    with pytest.raises(InsecureConfiguration, match="SECRET_KEY"):
+        production_app(tmp_path, SECRET_KEY=key)
+
+
+def test_production_session_cookies_are_secure_http_only_and_same_site(tmp_path: Path) -> None:
+    app = production_app(tmp_path, SECRET_KEY=REAL_KEY)
+
+    @app.get("/probe-session")
+    def probe_session() -> str:
+        session["seen"] = True
+        return ""
+
+    cookie = (
+        app.test_client().get("/probe-session", base_url="https://localhost").headers["Set-Cookie"]
+    )
+    assert {"Secure", "HttpOnly", "SameSite=Lax"} <= {part.strip() for part in cookie.split(";")}
