@@ -1,0 +1,42 @@
+"""Gunicorn's settings for `make serve`: `gunicorn --config python:scorekeeper.gunicorn_conf`.
+
+The environment sets the address (`BIND`), the number of workers (`WEB_CONCURRENCY`), the log
+level (`LOG_LEVEL`) and which proxies may say the request came over HTTPS
+(`FORWARDED_ALLOW_IPS`, read by gunicorn itself); the app reads `SECRET_KEY` and `DATABASE_URL`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from gunicorn.config import Config
+from gunicorn.glogging import Logger
+
+from scorekeeper.logging_setup import REDACT_TOKENS
+
+
+class RedactingLogger(Logger):
+    """Gunicorn's logger, with edit tokens taken out of the access and error logs."""
+
+    def setup(self, cfg: Config) -> None:
+        super().setup(cfg)
+        self.access_log.addFilter(REDACT_TOKENS)
+        self.error_log.addFilter(REDACT_TOKENS)
+
+
+wsgi_app = "scorekeeper:create_app(config_object='scorekeeper.config.Production')"
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+# Sync workers: with two cores they serve database-bound pages faster than threads do.
+worker_class = "sync"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+timeout = 30  # longer than SQLite's busy timeout, so a waiting writer is not killed
+graceful_timeout = 20
+max_requests = 2000  # recycle workers now and then, jittered so they do not all restart at once
+max_requests_jitter = 200
+accesslog = "-"  # stdout
+errorlog = "-"  # stderr
+loglevel = os.environ.get("LOG_LEVEL", "info")
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+logger_class = RedactingLogger
+# No runtime control socket: its path is per user, so several servers on one host would share it.
+control_socket_disable = True

@@ -1,0 +1,159 @@
+"""Serving for real: gunicorn and the development server start, answer, and log no token."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from scorekeeper import ROOT
+from scorekeeper.logging_setup import REDACTED, RedactTokens, redact_tokens
+from scorekeeper.security import TOKEN_ARGUMENT
+
+TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1mb3ItdGVzdHMtb25seQ"
+BIN = Path(sys.executable).parent
+STARTUP_DEADLINE = 30.0  # seconds; a server that has not answered by then has failed
+
+
+@pytest.mark.parametrize(
+    ("line", "logged"),
+    [
+        (
+            f'127.0.0.1 "GET /m/abc/edit/{TOKEN} HTTP/1.1" 200',
+            f'127.0.0.1 "GET /m/abc/edit/{REDACTED} HTTP/1.1" 200',
+        ),
+        (
+            f"POST /m/abc/edit/{TOKEN}/rounds/3/delete",
+            f"POST /m/abc/edit/{REDACTED}/rounds/3/delete",
+        ),
+        (f"/m/abc/edit/{TOKEN}?lang=de", f"/m/abc/edit/{REDACTED}?lang=de"),
+        (f"Authorization: Bearer {TOKEN}", f"Authorization: Bearer {REDACTED}"),
+        (f'"authorization": "bearer {TOKEN}"', f'"authorization": "bearer {REDACTED}"'),
+        ("GET /m/abc HTTP/1.1", "GET /m/abc HTTP/1.1"),
+        ("GET /api/v1/presets", "GET /api/v1/presets"),
+    ],
+)
+def test_a_log_line_keeps_everything_but_the_token(line: str, logged: str) -> None:
+    assert redact_tokens(line) == logged
+
+
+def test_every_route_holding_a_token_is_redacted_in_logs(app: Flask) -> None:
+    adapter = app.url_map.bind("localhost")
+    token_rules = [rule for rule in app.url_map.iter_rules() if TOKEN_ARGUMENT in rule.arguments]
+    assert token_rules, "the match pages hold their edit token in the URL"
+    for rule in token_rules:
+        values = {arg: TOKEN if arg == TOKEN_ARGUMENT else "1" for arg in rule.arguments}
+        url = adapter.build(rule.endpoint, values, method=sorted(rule.methods or ())[0])
+        assert TOKEN not in redact_tokens(f'"GET {url} HTTP/1.1"'), rule.rule
+
+
+def test_the_filter_redacts_the_message_its_arguments_and_the_traceback() -> None:
+    record = logging.LogRecord("t", logging.ERROR, __file__, 1, "Exception on %s", (), None)
+    record.args = (f"/m/abc/edit/{TOKEN}",)
+    try:
+        raise LookupError(f"/m/abc/edit/{TOKEN}")
+    except LookupError:
+        record.exc_info = sys.exc_info()
+    RedactTokens().filter(record)
+    assert record.getMessage() == f"Exception on /m/abc/edit/{REDACTED}"
+    assert TOKEN not in (record.exc_text or "") and REDACTED in (record.exc_text or "")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Return a SQLite database that `flask db upgrade` prepared, as `make serve` does."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('serving') / 'serve.sqlite'}"
+    command = [str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"]
+    subprocess.run(command, env={**os.environ, "DATABASE_URL": url}, cwd=ROOT, check=True)
+    return url
+
+
+def server_environment(database_url: str, **variables: str) -> dict[str, str]:
+    """Return the environment of a server process: its database and a real secret key."""
+    return {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "k" * 64, **variables}
+
+
+def get(url: str) -> tuple[int, dict[str, str]]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers)
+
+
+@contextmanager
+def serving(command: list[str], env: dict[str, str], log: Path, url: str) -> Iterator[None]:
+    """Run a server for the block, once it answers at `url`; its output goes to `log`."""
+    with log.open("w") as output:
+        server = subprocess.Popen(command, env=env, cwd=ROOT, stdout=output, stderr=output)
+        try:
+            wait_until_answering(server, url)
+            yield
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+
+def wait_until_answering(server: subprocess.Popen[bytes], url: str) -> None:
+    deadline = time.monotonic() + STARTUP_DEADLINE
+    while server.poll() is None and time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"the server at {url} never answered")
+
+
+def test_gunicorn_serves_with_the_production_settings_and_logs_no_token(
+    tmp_path: Path, migrated_database: str
+) -> None:
+    port, log = free_port(), tmp_path / "gunicorn.log"
+    env = server_environment(migrated_database, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1")
+    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.gunicorn_conf"]
+    with serving(command, env, log, f"http://127.0.0.1:{port}/robots.txt"):
+        status, headers = get(f"http://127.0.0.1:{port}/")
+        token_status, _ = get(f"http://127.0.0.1:{port}/m/abc/edit/{TOKEN}")
+    output = log.read_text()
+    assert (status, token_status) == (200, 404)
+    assert headers["X-Frame-Options"] == "DENY"
+    assert '"GET / HTTP/1.1" 200' in output
+    assert f"/m/abc/edit/{REDACTED}" in output
+    assert TOKEN not in output
+
+
+def test_gunicorn_refuses_to_start_without_a_real_secret_key(migrated_database: str) -> None:
+    env = server_environment(migrated_database, BIND=f"127.0.0.1:{free_port()}")
+    env["SECRET_KEY"] = "dev"
+    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.gunicorn_conf"]
+    result = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert "Set SECRET_KEY" in result.stderr
+
+
+def test_the_development_server_logs_no_token(tmp_path: Path, migrated_database: str) -> None:
+    port, log = free_port(), tmp_path / "flask.log"
+    command = [str(BIN / "flask"), "--app", "scorekeeper", "run", "--port", str(port)]
+    with serving(command, server_environment(migrated_database), log, f"http://127.0.0.1:{port}/"):
+        status, _ = get(f"http://127.0.0.1:{port}/m/abc/edit/{TOKEN}")
+    output = log.read_text()
+    assert status == 404
+    assert f"/m/abc/edit/{REDACTED}" in output
+    assert TOKEN not in output
