@@ -266,3 +266,15 @@ def test_an_optional_integer_of_the_wrong_type_is_refused(value: object) -> None
     problems = refused(optional_integer, {"round": value}, "round", default=1)
 
     assert fields_of(problems) == [(None, "round")]
+
+
+def test_a_side_problem_is_translated_with_its_side_and_its_message() -> None:
+    french = {
+        "%(side)s: %(problem)s": "%(side)s : %(problem)s",
+        "%(field)s must be true or false.": "%(field)s doit être vrai ou faux.",
+    }
+    _, [problem] = parse_side({"name": "Nous", "went_out": "oui"}, 1, name_required=True)
+
+    assert problem.message(lambda text: french.get(text, text)) == (
+        "Nous : went_out doit être vrai ou faux."
+    )
