@@ -1,0 +1,39 @@
+"""Field helpers the forms share: number keyboards, stripped names, errors shown by a field."""
+
+from __future__ import annotations
+
+from wtforms.fields import Field, HiddenField, IntegerField, StringField
+from wtforms.validators import Length, Optional
+from wtforms.widgets import TextInput
+
+from scorekeeper.payloads import MAX_NAME_LENGTH
+
+NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+# A minus sign needs the full keyboard: phones' number pads have none.
+SIGNED = {"inputmode": "text", "pattern": "-?[0-9]*", "autocomplete": "off"}
+
+
+def stripped(value: str | None) -> str | None:
+    return value.strip() if isinstance(value, str) else value
+
+
+def name_field(label: str = "") -> StringField:
+    return StringField(
+        label, filters=[stripped], validators=[Optional(), Length(max=MAX_NAME_LENGTH)]
+    )
+
+
+def hidden_number(field: HiddenField) -> int | None:
+    """Return a hidden number field's value, or None when it is missing or no number."""
+    text = str(field.data or "")
+    return int(text) if text.isdigit() else None
+
+
+def add_error(field: Field, message: str) -> None:
+    """Show `message` next to `field`, after any error the field already has."""
+    field.errors = [*field.errors, message]
+
+
+def count_field(label: str) -> IntegerField:
+    """Return a field for a count or a point total; left empty, it counts as 0."""
+    return IntegerField(label, validators=[Optional()], widget=TextInput(), render_kw=NUMERIC)

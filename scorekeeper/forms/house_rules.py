@@ -1,0 +1,237 @@
+"""House rules: a set-up form field for every setting of the rule set, built from rules.py."""
+
+from __future__ import annotations
+
+import enum
+import re
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, is_dataclass
+from functools import cache
+from itertools import groupby
+
+from flask_babel import lazy_gettext as _l
+from wtforms import Form
+from wtforms.fields import Field, SelectChoice, SelectField, StringField
+
+from scorekeeper.forms.fields import NUMERIC, SIGNED, stripped
+from scorekeeper.problems import ProblemsError
+from scorekeeper.rules import DEFAULT_PRESET, PRESETS, SETTING_KEYS, RuleSet, build_rules
+
+# -- House rules: one field per setting of the rule set ----------------------------------------
+
+
+class SettingKind(enum.Enum):
+    NUMBER = "number"
+    NUMBERS = "numbers"  # one number per round
+    YES_NO = "yes_no"
+    CHOICE = "choice"
+
+
+NO_LIMIT = "no-limit"  # the form's word for a setting left at None
+YES, NO = "yes", "no"
+_PROBES = range(-5, 31)
+
+SETTING_LABELS: Mapping[str, str] = {
+    "decks": _l("Decks shuffled together"),
+    "hand_size": _l("Cards in each hand"),
+    "foot_size": _l("Cards in each foot"),
+    "rounds": _l("Rounds in the match"),
+    "meld_minimum_mode": _l("Meld minimum set by"),
+    "meld_minimums": _l("Meld minimum of each round"),
+    "card_values": _l("Card values"),
+    "card_values.joker": _l("Joker"),
+    "card_values.two": _l("Two"),
+    "card_values.ace": _l("Ace"),
+    "card_values.eight_to_king": _l("Eight to king"),
+    "card_values.four_to_seven": _l("Four to seven"),
+    "card_values.black_three": _l("Black three left over"),
+    "clean_book": _l("Clean book bonus"),
+    "dirty_book": _l("Dirty book bonus"),
+    "wild_book": _l("Wild book bonus"),
+    "wild_books_allowed": _l("Wild books allowed"),
+    "max_wilds_per_meld": _l("Most wild cards in a meld"),
+    "wild_ratio": _l("Wild cards in a meld"),
+    "going_out_requires": _l("Books a side needs to go out"),
+    "going_out_requires.clean": _l("Clean books"),
+    "going_out_requires.dirty": _l("Dirty books"),
+    "going_out_requires.wild": _l("Wild books"),
+    "going_out_bonus": _l("Going-out bonus"),
+    "red_threes_laid_down": _l("Red threes are laid down"),
+    "red_three_bonus": _l("Red three laid down by a side that melded"),
+    "red_three_unmelded": _l("Red three laid down by a side that did not meld"),
+    "red_three_held": _l("Red three still held"),
+    "discard_pickup": _l("Cards taken from the discard pile (0: the whole pile)"),
+    "permission_to_go_out": _l("Partner's permission to go out"),
+    "deal_bonus": _l("Deal bonus at the cut (0: not played)"),
+}
+CHOICE_LABELS: Mapping[str, str] = {
+    "players+1": _l("One more than the players"),
+    "players": _l("One per player"),
+    "by_round": _l("The round"),
+    "by_score": _l("The side's score"),
+    "naturals_at_least_double": _l("At least twice as many naturals as wilds"),
+    "naturals_exceed_wilds": _l("More naturals than wilds"),
+    "asked": _l("Asked"),
+    "required": _l("Required"),
+    "none": _l("Not needed"),
+    NO_LIMIT: _l("No limit"),
+    YES: _l("Yes"),
+    NO: _l("No"),
+}
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One setting of the rule set as the set-up form offers it, nested ones by their path."""
+
+    path: tuple[str, ...]
+    kind: SettingKind
+    choices: tuple[object, ...] = ()
+    signed: bool = False
+
+    @property
+    def name(self) -> str:
+        """Return the form field's name (nested settings joined by a double underscore)."""
+        return "__".join(self.path)
+
+    @property
+    def key(self) -> str:
+        """Return the setting's name in rules.py, the API and its problems."""
+        return ".".join(self.path)
+
+    @property
+    def label(self) -> str:
+        return SETTING_LABELS.get(self.key, self.key)
+
+    def value_of(self, rules: RuleSet) -> object:
+        value: object = rules
+        for part in self.path:
+            value = getattr(value, part)
+        return value
+
+    def form_value(self, value: object) -> str:
+        """Return a setting's value as the form writes it."""
+        if value is None:
+            return NO_LIMIT
+        if isinstance(value, bool):
+            return YES if value else NO
+        if isinstance(value, enum.Enum):
+            return str(value.value)
+        if isinstance(value, tuple):
+            return ", ".join(str(item) for item in value)
+        return str(value)
+
+    def display(self, value: object) -> str:
+        """Return a setting's value as a person reads it."""
+        text = self.form_value(value)
+        return str(CHOICE_LABELS.get(text, text))
+
+    def parse(self, text: str) -> object:
+        """Return what was typed as an override value; raise ValueError if it is no number."""
+        if self.kind is SettingKind.YES_NO:
+            return text == YES
+        if self.kind is SettingKind.NUMBERS:
+            return [int(item) for item in re.split(r"[\s,;]+", text.strip(" ,;"))]
+        if self.kind is SettingKind.NUMBER or text.lstrip("-").isdigit():
+            return int(text)
+        return None if text == NO_LIMIT else text
+
+    def nested(self, value: object) -> dict[str, object]:
+        """Return `value` as an override of this setting, nested under its parent setting."""
+        for part in reversed(self.path):
+            value = {part: value}
+        return typing.cast(dict[str, object], value)
+
+    def accepts(self, value: object) -> bool:
+        """Return whether rules.py takes `value` for this setting, whatever the other settings."""
+        try:
+            build_rules(DEFAULT_PRESET, self.nested(value))
+        except ProblemsError as error:
+            return all(problem.field != self.key for problem in error.problems)
+        return True
+
+    def field(self) -> Field:
+        """Return the unbound form field; left empty, the setting keeps the preset's value."""
+        if self.kind in (SettingKind.NUMBER, SettingKind.NUMBERS):
+            render_kw = SIGNED if self.signed else NUMERIC
+            if self.kind is SettingKind.NUMBERS:
+                render_kw = {**render_kw, "inputmode": "text", "pattern": r"[0-9,;\s]*"}
+            return StringField(self.label, filters=[stripped], render_kw=render_kw)
+        keep = SelectChoice("", _l("As the preset"))
+        options = [SelectChoice(self.form_value(c), self.display(c)) for c in self.choices]
+        return SelectField(self.label, choices=[keep, *options], default="")
+
+
+def _house_rule(path: tuple[str, ...], hint: object) -> HouseRule:
+    if hint is bool:
+        return HouseRule(path, SettingKind.YES_NO, (True, False))
+    if hint is int:
+        # rules.py publishes no bounds; probing tells whether a minus sign is ever needed.
+        rule = HouseRule(path, SettingKind.NUMBER)
+        return HouseRule(path, SettingKind.NUMBER, signed=rule.accepts(min(_PROBES)))
+    if typing.get_origin(hint) is tuple:
+        return HouseRule(path, SettingKind.NUMBERS)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return HouseRule(path, SettingKind.CHOICE, tuple(hint))
+    return _union_rule(path, typing.get_args(hint))
+
+
+def _union_rule(path: tuple[str, ...], members: tuple[object, ...]) -> HouseRule:
+    """Return a choice of the union's named values and of the numbers rules.py accepts."""
+    choices: list[object] = []
+    for member in members:
+        if member is types.NoneType:
+            choices.append(None)
+        elif isinstance(member, type) and issubclass(member, enum.Enum):
+            choices += list(member)
+    probe = HouseRule(path, SettingKind.CHOICE)
+    if int in members:
+        choices += [number for number in _PROBES if probe.accepts(number)]
+    return HouseRule(path, SettingKind.CHOICE, tuple(choices))
+
+
+@cache
+def house_rules() -> tuple[HouseRule, ...]:
+    """Return a form entry for every setting, nested settings (card values...) one per part."""
+    hints = typing.get_type_hints(RuleSet)
+    rules: list[HouseRule] = []
+    for key in SETTING_KEYS:
+        hint = hints[key]
+        if isinstance(hint, type) and is_dataclass(hint):
+            part_hints = typing.get_type_hints(hint)
+            rules += [_house_rule((key, f.name), part_hints[f.name]) for f in fields(hint)]
+        else:
+            rules.append(_house_rule((key,), hint))
+    return tuple(rules)
+
+
+def house_rules_form_class() -> type[Form]:
+    """Return the house-rules sub-form, built from the rule set's settings."""
+    return type("HouseRulesForm", (Form,), {rule.name: rule.field() for rule in house_rules()})
+
+
+def preset_values() -> dict[str, dict[str, dict[str, str]]]:
+    """Return each preset's value of every house rule, as the form writes it and as read."""
+    return {
+        key: {
+            rule.name: {
+                "value": rule.form_value(rule.value_of(preset.rules)),
+                "text": rule.display(rule.value_of(preset.rules)),
+            }
+            for rule in house_rules()
+        }
+        for key, preset in PRESETS.items()
+    }
+
+
+def house_rule_groups() -> list[tuple[str, tuple[HouseRule, ...]]]:
+    """Return the house rules by setting, in the rule set's order: nested parts share a group."""
+    return [(key, tuple(rules)) for key, rules in groupby(house_rules(), lambda rule: rule.path[0])]
+
+
+def changed_house_rules(preset: str, rules: RuleSet) -> list[HouseRule]:
+    """Return the house rules in which `rules` differ from the preset's."""
+    base = PRESETS[preset].rules if preset in PRESETS else PRESETS[DEFAULT_PRESET].rules
+    return [rule for rule in house_rules() if rule.value_of(rules) != rule.value_of(base)]

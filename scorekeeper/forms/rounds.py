@@ -1,0 +1,164 @@
+"""The round form: what each side entered for one round, and who went out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from uuid import uuid4
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import Form
+from wtforms.fields import (
+    BooleanField,
+    Field,
+    FieldList,
+    FormField,
+    HiddenField,
+    RadioField,
+    SelectChoice,
+)
+from wtforms.validators import InputRequired
+
+from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
+from scorekeeper.forms.fields import add_error, count_field
+from scorekeeper.i18n import problem_message
+from scorekeeper.problems import Problem
+from scorekeeper.rules import CardKind
+
+
+def _counts_form_class(keys: Sequence[str]) -> type[Form]:
+    attributes = {key: count_field(_l(CardKind(key).label)) for key in keys}
+    return type("CardCountsForm", (Form,), attributes)
+
+
+POINTS, COUNTS = "points", "counts"
+
+
+def _cards_mode_field() -> RadioField:
+    return RadioField(
+        choices=[
+            SelectChoice(POINTS, _l("As points")),
+            SelectChoice(COUNTS, _l("As cards counted")),
+        ],
+        default=POINTS,
+    )
+
+
+class SideForm(Form):
+    """What one side entered; melded and left-over cards as a point total or counted by kind."""
+
+    clean_books = count_field(_l("Clean books"))
+    dirty_books = count_field(_l("Dirty books"))
+    wild_books = count_field(_l("Wild books"))
+    melded_mode = _cards_mode_field()
+    melded_points = count_field(_l("Points of all melded cards, books included"))
+    melded = FormField(_counts_form_class(MELDED_COUNT_KEYS))
+    red_threes = count_field(_l("Red threes laid down"))
+    red_threes_held = count_field(_l("Red threes still held"))
+    leftover_mode = _cards_mode_field()
+    leftover_points = count_field(_l("Points of the cards left in hand and foot"))
+    leftover = FormField(_counts_form_class(COUNT_KEYS))
+    deal_bonus = BooleanField(_l("Deal bonus earned at the cut"))
+
+    def entry(self, *, went_out: bool) -> SideEntry:
+        """Return the side's entry; an empty field counts as 0."""
+        numbers = {
+            key: self[key].data or 0
+            for key in ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
+        }
+        return SideEntry(
+            **numbers,
+            melded=self._cards("melded"),
+            leftover=self._cards("leftover"),
+            went_out=went_out,
+            deal_bonus=self.deal_bonus.data,
+        )
+
+    def _cards(self, prefix: str) -> int | CardCounts:
+        if self[f"{prefix}_mode"].data == COUNTS:
+            counts = self[prefix].form
+            return CardCounts.from_mapping(
+                {key: field.data or 0 for key, field in counts._fields.items()}
+            )
+        return self[f"{prefix}_points"].data or 0
+
+
+def side_data(side: SideEntry) -> dict[str, object]:
+    """Return a stored side entry as the side form's initial data."""
+    data: dict[str, object] = {
+        key: getattr(side, key)
+        for key in ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
+    }
+    for prefix, cards in (("melded", side.melded), ("leftover", side.leftover)):
+        if isinstance(cards, CardCounts):
+            data[f"{prefix}_mode"] = COUNTS
+            data[prefix] = {kind.value: count for kind, count in cards.items()}
+        else:
+            data[f"{prefix}_points"] = cards
+    return {**data, "deal_bonus": side.deal_bonus}
+
+
+NOBODY = "nobody"
+
+
+class RoundForm(FlaskForm):
+    """One round: a sub-form per side, who went out, and what guards against lost updates."""
+
+    went_out = RadioField(_l("Who went out?"), default=NOBODY)
+    sides = FieldList(FormField(SideForm))
+    round_number = HiddenField()
+    version = HiddenField()
+    # A fresh id per form shown: the store can tell a double tap from a second entry.
+    operation = HiddenField(default=lambda: uuid4().hex)
+
+    def setup(self, side_names: Sequence[str]) -> RoundForm:
+        """Give the form one sub-form and one going-out choice per side."""
+        while len(self.sides) < len(side_names):
+            self.sides.append_entry()
+        sides = [SelectChoice(str(index), name) for index, name in enumerate(side_names)]
+        self.went_out.choices = [*sides, SelectChoice(NOBODY, _l("Nobody: the stock ran out"))]
+        return self
+
+    def entry(self, round_number: int) -> RoundEntry:
+        """Return the round as entered; the store names the sides and adds their running scores."""
+        sides = tuple(
+            side.form.entry(went_out=self.went_out.data == str(index))
+            for index, side in enumerate(self.sides)
+        )
+        return RoundEntry(round_number=round_number, sides=sides)
+
+    def show_problems(self, problems: Iterable[Problem]) -> None:
+        """Put each problem next to the side's field it is about, the others above the form."""
+        for problem in problems:
+            field = self._field_of(problem)
+            if field is None:
+                self.form_errors.append(problem_message(problem))
+            else:
+                add_error(field, problem_message(problem))
+
+    def _field_of(self, problem: Problem) -> Field | None:
+        if problem.field == "went_out":
+            return self.went_out
+        if problem.side is None or not 0 <= problem.side < len(self.sides):
+            return None
+        side = self.sides[problem.side].form
+        first, _, rest = problem.field.partition(".")
+        if first in ("melded", "leftover"):
+            return side[first].form[rest] if rest in side[first].form else side[f"{first}_mode"]
+        return side[first] if first in side else None
+
+
+def round_form(
+    side_names: Sequence[str], entry: RoundEntry | None = None, **data: object
+) -> RoundForm:
+    """Return the round form, filled with a stored entry when one is given."""
+    initial: dict[str, object] = dict(data)
+    if entry is not None:
+        initial["sides"] = [side_data(side) for side in entry.sides]
+        out = [str(index) for index, side in enumerate(entry.sides) if side.went_out]
+        initial["went_out"] = out[0] if out else NOBODY
+    return RoundForm(data=initial).setup(side_names)
+
+
+class DeleteRoundForm(FlaskForm):
+    version = HiddenField(validators=[InputRequired()])
