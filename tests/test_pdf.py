@@ -1,0 +1,183 @@
+"""PDF rendering: only the project's static files are fetched, fonts are shared, PDFs are cached."""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask_babel import force_locale
+from pypdf import PdfReader
+from weasyprint.text.fonts import FontConfiguration
+
+from scorekeeper import pdf
+from scorekeeper.pdf import ORIGIN, RefusedURL, RenderCache, StaticOnlyFetcher
+
+
+@pytest.fixture
+def fetcher(app: Flask) -> StaticOnlyFetcher:
+    return app.extensions["pdf"].fetcher
+
+
+@pytest.fixture
+def http_server() -> Iterator[tuple[str, list[str]]]:
+    """Serve anything on a local port and record each path asked for."""
+    requested: list[str] = []
+
+    class Recorder(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+            requested.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"root:x:0:0:secret")
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", requested
+    server.shutdown()
+    thread.join()
+    server.server_close()
+
+
+def pdf_text(document: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(document)).pages)
+
+
+def test_the_fetcher_serves_a_static_file(fetcher: StaticOnlyFetcher, app: Flask) -> None:
+    response = fetcher.fetch(fetcher.url_for("print.css"))
+    assert response.read() == (Path(app.static_folder or "") / "print.css").read_bytes()
+    assert response.content_type == "text/css"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "http://127.0.0.1:9/secret",
+        "https://example.com/font.woff2",
+        "ftp://example.com/file",
+        "data:text/css,body{}",
+        f"{ORIGIN}/static/../pyproject.toml",
+        f"{ORIGIN}/static/%2e%2e/pyproject.toml",
+        f"{ORIGIN}/static/missing.css",
+        f"{ORIGIN}/pyproject.toml",
+        f"{ORIGIN}.example.com/static/print.css",
+    ],
+)
+def test_the_fetcher_refuses_every_url_but_a_static_file(
+    fetcher: StaticOnlyFetcher, url: str
+) -> None:
+    with pytest.raises(RefusedURL):
+        fetcher.fetch(url)
+
+
+def test_a_hostile_document_fetches_nothing_and_shows_no_file(
+    app: Flask, http_server: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    origin, requested = http_server
+    asked: list[str] = []
+    refuse = StaticOnlyFetcher.fetch
+
+    def spy(self: StaticOnlyFetcher, url: str, headers: object = None) -> object:
+        asked.append(url)
+        return refuse(self, url)
+
+    monkeypatch.setattr(StaticOnlyFetcher, "fetch", spy)
+    html = f"""<html><head>
+      <link rel="stylesheet" href="{origin}/linked.css">
+      <style>@import url("{origin}/imported.css");
+        @font-face {{ font-family: Remote; src: url("{origin}/font.woff2"); }}
+        body {{ background: url("file:///etc/passwd"); font-family: Remote; }}</style>
+      </head><body><p>Still renders</p>
+      <img src="file:///etc/passwd"><img src="{origin}/image.png">
+      <object data="{origin}/object"></object><iframe src="{origin}/frame"></iframe>
+    </body></html>"""
+    with app.app_context():
+        document = pdf.render_pdf(html)
+    assert requested == []
+    assert any(url.startswith("file:") for url in asked)
+    assert any(url.startswith(origin) for url in asked)
+    text = pdf_text(document)
+    assert "Still renders" in text and "root:x" not in text
+
+
+def test_renders_reuse_the_apps_font_configuration(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created: list[FontConfiguration] = []
+    create = FontConfiguration.__init__
+
+    def spy(self: FontConfiguration) -> None:
+        created.append(self)
+        create(self)
+
+    monkeypatch.setattr(FontConfiguration, "__init__", spy)
+    with app.app_context():
+        pdf.render_pdf("<p>one</p>")
+        pdf.render_pdf("<p>two</p>")
+    assert created == []
+
+
+def test_the_app_logs_which_font_subsetter_pdfs_use(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="scorekeeper.pdf"):
+        pdf.init_app(app)
+    subsetter = "HarfBuzz" if pdf.font_subsetter() == "harfbuzz" else "fontTools"
+    assert f"subset by {subsetter}" in caplog.text
+
+
+def test_the_debian_subsetter_is_installed_as_make_promises() -> None:
+    # `make run` and `make test` install libharfbuzz-subset0; without it PDFs render 2-6x slower.
+    assert pdf.font_subsetter() == "harfbuzz"
+
+
+class Renders:
+    """Render functions that record each call, to tell a cache hit from a render."""
+
+    def __init__(self) -> None:
+        self.calls: list[bytes] = []
+
+    def returning(self, result: bytes) -> Callable[[], bytes]:
+        def render() -> bytes:
+            self.calls.append(result)
+            return result
+
+        return render
+
+
+def test_the_cache_renders_a_key_once() -> None:
+    cache, renders = RenderCache(size=4), Renders()
+    assert cache.get_or_render("card", renders.returning(b"1")) == b"1"
+    assert cache.get_or_render("card", renders.returning(b"2")) == b"1"
+    assert renders.calls == [b"1"]
+
+
+def test_the_cache_forgets_the_least_recently_used_pdf() -> None:
+    cache, renders = RenderCache(size=2), Renders()
+    for key in ("a", "b", "a", "c"):  # "a" was used after "b", so "b" goes
+        cache.get_or_render(key, renders.returning(key.encode()))
+    cache.get_or_render("a", renders.returning(b"a again"))
+    cache.get_or_render("b", renders.returning(b"b again"))
+    assert renders.calls == [b"a", b"b", b"c", b"b again"]
+
+
+def test_a_cached_pdf_is_rendered_again_in_another_language(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rendered: list[str] = []
+    monkeypatch.setattr(pdf, "render_pdf", lambda html: rendered.append(html) or b"%PDF")
+    with app.test_request_context("/"):
+        for language in ("en", "en", "ja"):
+            with force_locale(language):
+                pdf.cached_pdf(("card", "standard"), lambda: "<p>card</p>")
+    assert len(rendered) == 2
