@@ -1,0 +1,225 @@
+"""Blueprint for printing: the /rules pages and the PDFs of rules cards and score sheets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from io import BytesIO
+from itertools import accumulate
+
+from flask import Blueprint, Response, abort, render_template, request, send_file
+from flask_babel import format_decimal, gettext
+
+from scorekeeper.payloads import MAX_NAME_LENGTH
+from scorekeeper.pdf import Paper, cached_pdf
+from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, RuleSet
+from scorekeeper.rules_card import Phrase, Section, rules_card, score_lines
+from scorekeeper.scoring import round_meld_minimum
+from scorekeeper.validation import MAX_PLAYERS
+
+bp = Blueprint("printing", __name__)
+
+# Regions whose printers take US Letter; everywhere else prints on A4.
+LETTER_REGIONS = frozenset(
+    {"US", "CA", "MX", "PH", "CL", "CO", "VE", "CR", "DO", "GT", "PA", "PR", "SV", "NI"}
+)
+BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers when no side is named
+POCKET_CARDS_PER_PAGE = 4
+SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
+MAX_FILE_NAME = 80
+
+
+@dataclass(frozen=True)
+class PrintedRules:
+    """The rules a PDF prints, and the names it prints them under."""
+
+    preset: str
+    rules: RuleSet
+    title: str
+    subtitle: str
+
+    @property
+    def preset_name(self) -> str:
+        return gettext(PRESETS[self.preset].name)
+
+
+@dataclass(frozen=True)
+class SheetRound:
+    number: int
+    meld_minimum: int | None  # None where it goes by each side's running score
+
+
+@bp.app_template_filter("phrase")
+def phrase_text(phrase: Phrase) -> str:
+    """Return a rules-card phrase in the request's language."""
+    return phrase.text(gettext, format_decimal)
+
+
+@bp.app_template_filter("two_columns")
+def two_columns(sections: Sequence[Section]) -> tuple[Sequence[Section], Sequence[Section]]:
+    """Split sections in order into two columns of about the same number of lines."""
+    heights = [len(section.lines) + SECTION_HEADING_LINES for section in sections]
+    half = sum(heights) / 2
+    split = next(i for i, height in enumerate(accumulate(heights), start=1) if height >= half)
+    return sections[:split], sections[split:]
+
+
+@bp.app_template_global()
+def default_paper() -> Paper:
+    """Return the paper of the browser's language region: US Letter in the Americas' Letter
+    countries, A4 elsewhere and when no region is given."""
+    for language, _quality in request.accept_languages:
+        region = language.replace("_", "-").partition("-")[2]
+        if region:
+            return Paper.LETTER if region.upper() in LETTER_REGIONS else Paper.A4
+    return Paper.A4
+
+
+def requested_paper() -> Paper:
+    """Return the paper of `?paper=`, else the browser's; answer 400 to an unknown paper."""
+    value = request.args.get("paper")
+    if value is None:
+        return default_paper()
+    try:
+        return Paper(value)
+    except ValueError:
+        choices = ", ".join(paper.value for paper in Paper)
+        abort(400, description=gettext("paper must be one of: %(choices)s.", choices=choices))
+
+
+def requested_sides() -> tuple[str, ...]:
+    """Return the side names of `?sides=`, blank ones left to write in, at least two columns."""
+    names = [name.strip() for name in request.args.getlist("sides")]
+    while names and not names[-1]:
+        names.pop()
+    if len(names) > MAX_PLAYERS:
+        abort(
+            400, description=gettext("A score sheet has room for %(most)s sides.", most=MAX_PLAYERS)
+        )
+    if any(len(name) > MAX_NAME_LENGTH for name in names):
+        message = gettext("Side names have at most %(most)s characters.", most=MAX_NAME_LENGTH)
+        abort(400, description=message)
+    return tuple(names) + ("",) * (BLANK_SHEET_SIDES - len(names))
+
+
+def download(pdf: bytes, title: str) -> Response:
+    """Return a PDF as a download whose file name is the title's words."""
+    words = "-".join(re.findall(r"\w+", title.lower()))[:MAX_FILE_NAME].strip("-")
+    return send_file(
+        BytesIO(pdf),
+        mimetype="application/pdf",
+        as_attachment=True,
+        download_name=f"{words or 'scorekeeper'}.pdf",
+    )
+
+
+# -- Documents ---------------------------------------------------------------------------------
+
+
+def card_html(printed: PrintedRules, paper: Paper) -> str:
+    card = rules_card(printed.preset, printed.rules)
+    return render_template("print/rules_card.html", printed=printed, card=card, paper=paper)
+
+
+def pocket_html(printed: PrintedRules, paper: Paper) -> str:
+    card = rules_card(printed.preset, printed.rules)
+    return render_template(
+        "print/pocket_cards.html",
+        printed=printed,
+        card=card,
+        paper=paper,
+        copies=POCKET_CARDS_PER_PAGE,
+    )
+
+
+def sheet_html(printed: PrintedRules, sides: Sequence[str], date: str | None, paper: Paper) -> str:
+    rules = printed.rules
+    card = rules_card(printed.preset, rules)
+    return render_template(
+        "print/score_sheet.html",
+        printed=printed,
+        card=card,
+        minimums=next(section for section in card.sections if section.key == "minimums"),
+        lines=score_lines(rules),
+        rounds=[SheetRound(n, round_meld_minimum(rules, n)) for n in range(1, rules.rounds + 1)],
+        sides=sides,
+        date=date,
+        paper=paper,
+    )
+
+
+def card_pdf(printed: PrintedRules, paper: Paper) -> bytes:
+    """Return the one-page rules card, rendered once per rules, names, paper and language."""
+    return cached_pdf(("card", printed, paper), lambda: card_html(printed, paper))
+
+
+def pocket_pdf(printed: PrintedRules, paper: Paper) -> bytes:
+    """Return a page of pocket rules cards to cut out, rendered once like the card."""
+    return cached_pdf(("pocket", printed, paper), lambda: pocket_html(printed, paper))
+
+
+def sheet_pdf(
+    printed: PrintedRules, sides: tuple[str, ...], date: str | None, paper: Paper
+) -> bytes:
+    """Return a blank score sheet, rendered once per rules, sides, date, paper and language."""
+    key = ("sheet", printed, sides, date, paper)
+    return cached_pdf(key, lambda: sheet_html(printed, sides, date, paper))
+
+
+# -- Rules of a preset -------------------------------------------------------------------------
+
+
+def preset_or_404(key: str) -> Preset:
+    if key not in PRESETS:
+        abort(404)
+    return PRESETS[key]
+
+
+def preset_rules(preset: Preset) -> PrintedRules:
+    subtitle = gettext("Preset rules after %(source)s", source=preset.source)
+    return PrintedRules(preset.key, preset.rules, gettext(preset.name), subtitle)
+
+
+@bp.get("/rules")
+def rules_index() -> str:
+    return rules_page(PRESETS[DEFAULT_PRESET])
+
+
+@bp.get("/rules/<preset_key>")
+def rules_preset(preset_key: str) -> str:
+    return rules_page(preset_or_404(preset_key))
+
+
+def rules_page(preset: Preset) -> str:
+    printed = preset_rules(preset)
+    return render_template(
+        "rules/preset.html",
+        printed=printed,
+        presets=PRESETS.values(),
+        card=rules_card(preset.key),
+        paper=requested_paper(),
+        max_sides=MAX_PLAYERS,
+        max_name_length=MAX_NAME_LENGTH,
+    )
+
+
+@bp.get("/rules/<preset_key>/card.pdf")
+def preset_card(preset_key: str) -> Response:
+    printed = preset_rules(preset_or_404(preset_key))
+    pdf = card_pdf(printed, requested_paper())
+    return download(pdf, gettext("%(name)s rules card", name=printed.title))
+
+
+@bp.get("/rules/<preset_key>/pocket.pdf")
+def preset_pocket(preset_key: str) -> Response:
+    printed = preset_rules(preset_or_404(preset_key))
+    pdf = pocket_pdf(printed, requested_paper())
+    return download(pdf, gettext("%(name)s pocket rules", name=printed.title))
+
+
+@bp.get("/rules/<preset_key>/sheet.pdf")
+def preset_sheet(preset_key: str) -> Response:
+    printed = preset_rules(preset_or_404(preset_key))
+    pdf = sheet_pdf(printed, requested_sides(), None, requested_paper())
+    return download(pdf, gettext("%(name)s score sheet", name=printed.title))
