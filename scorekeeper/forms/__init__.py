@@ -4,7 +4,7 @@ The forms only read what was typed. Every rule is checked by the domain (`build_
 the scoring engine); its problems come back here to be shown next to the field they are about.
 """
 
-from scorekeeper.forms.fields import hidden_number
+from scorekeeper.forms.fields import hidden_number, messages
 from scorekeeper.forms.house_rules import (
     SETTING_LABELS,
     HouseRule,
@@ -26,6 +26,7 @@ __all__ = [
     "RoundForm",
     "changed_house_rules",
     "hidden_number",
+    "messages",
     "house_rule_groups",
     "house_rules",
     "preset_values",

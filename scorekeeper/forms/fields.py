@@ -37,3 +37,8 @@ def add_error(field: Field, message: str) -> None:
 def count_field(label: str) -> IntegerField:
     """Return a field for a count or a point total; left empty, it counts as 0."""
     return IntegerField(label, validators=[Optional()], widget=TextInput(), render_kw=NUMERIC)
+
+
+def messages(field: Field) -> list[str]:
+    """Return the field's own error messages; a list of fields also holds its entries' lists."""
+    return [str(error) for error in field.errors if not isinstance(error, list | dict)]

@@ -1,0 +1,134 @@
+// The live score of the round form: as numbers are typed, the round goes to the calculator API
+// (POST /api/v1/score, with the match's rules) and each side's card shows its score and
+// breakdown, or what the engine refuses. The form still saves and checks everything without it.
+"use strict";
+
+(() => {
+  const form = document.querySelector("[data-live-score]");
+  if (!form) return;
+  const DELAY_MS = 250;
+  const rules = JSON.parse(form.dataset.rules);
+  const cards = [...form.querySelectorAll("[data-side]")];
+  const roundProblems = form.querySelector("[data-problems-round]");
+  const format = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  let timer = null;
+  let pending = null;
+
+  // An empty field counts as 0; anything but digits waits for the typing to finish.
+  function wholeNumber(input) {
+    const text = input.value.trim();
+    if (text === "") return 0;
+    return /^\d+$/.test(text) ? Number(text) : null;
+  }
+
+  function sideEntry(card, index) {
+    const prefix = `sides-${index}-`;
+    const side = {
+      name: card.dataset.name,
+      running_score: Number(card.dataset.running),
+      went_out: form.elements.went_out.value === String(index),
+    };
+    const modes = {};
+    for (const input of card.querySelectorAll(`input[name^='${prefix}']`)) {
+      const key = input.name.slice(prefix.length);
+      if (input.type === "radio") {
+        if (input.checked) modes[key.replace(/_mode$/, "")] = input.value;
+      } else if (input.type === "checkbox") {
+        side[key] = input.checked;
+      } else {
+        const value = wholeNumber(input);
+        if (value === null) return null;
+        const [group, kind] = key.split("-"); // "melded-jokers": a count of one kind of card
+        if (kind) side[group] = { ...side[group], [kind]: value };
+        else side[key] = value;
+      }
+    }
+    for (const group of ["melded", "leftover"]) {
+      if (modes[group] === "counts") delete side[`${group}_points`];
+      else delete side[group];
+    }
+    return side;
+  }
+
+  function listProblems(list, messages) {
+    list.replaceChildren(
+      ...messages.map((message) => {
+        const item = document.createElement("li");
+        item.textContent = message;
+        return item;
+      }),
+    );
+    list.hidden = messages.length === 0;
+  }
+
+  function showScores(result) {
+    cards.forEach((card, index) => {
+      const side = result.sides[index];
+      card.querySelector("[data-total]").textContent = format.format(side.score);
+      for (const part of card.querySelectorAll("[data-part]")) {
+        const value = side.breakdown[part.dataset.part];
+        part.querySelector("[data-value]").textContent = format.format(value);
+        part.hidden = value === 0;
+      }
+      listProblems(card.querySelector("[data-problems]"), []);
+    });
+    listProblems(roundProblems, []);
+  }
+
+  function showProblems(errors) {
+    cards.forEach((card, index) => {
+      card.querySelector("[data-total]").textContent = "–";
+      for (const part of card.querySelectorAll("[data-part]")) part.hidden = true;
+      const mine = errors.filter((error) => error.side === index);
+      listProblems(card.querySelector("[data-problems]"), mine.map((error) => error.message));
+    });
+    const others = errors.filter((error) => error.side === null || !cards[error.side]);
+    listProblems(roundProblems, others.map((error) => error.message));
+  }
+
+  async function update() {
+    const sides = cards.map(sideEntry);
+    if (sides.includes(null)) return;
+    pending?.abort();
+    pending = new AbortController();
+    const body = {
+      rules,
+      round: Number(form.dataset.round),
+      players: Number(form.dataset.players),
+      sides,
+    };
+    try {
+      const response = await fetch(form.dataset.scoreUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(body),
+        signal: pending.signal,
+      });
+      const result = await response.json();
+      if (response.ok) showScores(result);
+      else if (response.status === 422) showProblems(result.errors);
+    } catch (error) {
+      if (error.name !== "AbortError") listProblems(roundProblems, []); // offline: keep typing
+    }
+  }
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(update, DELAY_MS);
+  }
+
+  // One tap saves once: a second tap while the first is on its way does nothing.
+  const submit = form.querySelector("[data-submit-once]");
+  form.addEventListener("submit", () => {
+    setTimeout(() => {
+      submit.disabled = true;
+    });
+  });
+  window.addEventListener("pageshow", () => {
+    submit.disabled = false;
+  });
+
+  form.addEventListener("input", later);
+  form.addEventListener("change", later);
+  update();
+})();

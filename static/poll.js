@@ -1,0 +1,41 @@
+// Keeps a standings page current: asks the API every few seconds whether the match changed
+// (If-None-Match, so an unchanged match costs a 304), and on a new version swaps in the page's
+// fresh match region.
+"use strict";
+
+(() => {
+  const INTERVAL_MS = 4000;
+  const SELECTOR = "[data-poll-url]";
+  let etag = null;
+
+  async function refresh() {
+    const response = await fetch(window.location.href, { cache: "no-store" });
+    if (!response.ok) return;
+    const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+    const region = fresh.querySelector(SELECTOR);
+    if (region) document.querySelector(SELECTOR).replaceWith(region);
+  }
+
+  async function poll() {
+    const page = document.querySelector(SELECTOR);
+    if (!page || document.hidden) return;
+    const headers = { Accept: "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    const response = await fetch(page.dataset.pollUrl, { headers, cache: "no-store" });
+    if (response.status !== 200) return;
+    etag = response.headers.get("ETag");
+    const match = await response.json();
+    if (String(match.version) !== page.dataset.version) await refresh();
+  }
+
+  async function loop() {
+    try {
+      await poll();
+    } catch {
+      // Offline for a moment: the next turn tries again.
+    }
+    setTimeout(loop, INTERVAL_MS);
+  }
+
+  if (document.querySelector(SELECTOR)) setTimeout(loop, INTERVAL_MS);
+})();

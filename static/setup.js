@@ -1,0 +1,47 @@
+// The set-up form: when the preset changes, each house rule shows that preset's value and is
+// marked "changed" when what was typed differs; team names show the name they get if left empty.
+"use strict";
+
+(() => {
+  const form = document.querySelector("[data-setup]");
+  if (!form) return;
+  const houseRules = form.querySelector("[data-preset-values]");
+  const presets = JSON.parse(houseRules.dataset.presetValues);
+  const teams = form.querySelector("[data-team-sizes]");
+  const teamSizes = JSON.parse(teams.dataset.teamSizes);
+
+  // "50,90, 120" and "50, 90, 120" are the same list of minimums.
+  const normal = (text) => text.split(/[\s,;]+/).filter(Boolean).join(",");
+
+  function showPresetValues() {
+    const values = presets[form.elements.preset.value];
+    if (!values) return;
+    for (const row of houseRules.querySelectorAll("[data-house-rule]")) {
+      const preset = values[row.dataset.houseRule];
+      const field = row.querySelector("input, select");
+      row.querySelector("[data-preset-text]").textContent = preset.text;
+      if (field.tagName === "INPUT") field.placeholder = preset.value;
+      const changed = field.value !== "" && normal(field.value) !== normal(preset.value);
+      row.classList.toggle("is-changed", changed);
+    }
+  }
+
+  function showTeamNames() {
+    const size = teamSizes[form.elements.seating.value] || 1;
+    const players = [...form.querySelectorAll("[name^='players-']")]
+      .map((input) => input.value.trim())
+      .filter(Boolean);
+    teams.querySelectorAll("input").forEach((input, index) => {
+      input.placeholder = players.slice(index * size, (index + 1) * size).join(teams.dataset.joiner);
+    });
+  }
+
+  function update() {
+    showPresetValues();
+    showTeamNames();
+  }
+
+  form.addEventListener("input", update);
+  form.addEventListener("change", update);
+  update();
+})();

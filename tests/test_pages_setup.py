@@ -1,0 +1,187 @@
+"""Setting up a match in the browser's form, the links it gives, and the pages around it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import store
+from scorekeeper.forms import house_rules
+from scorekeeper.models import Match, db
+
+FOUR = {"players-0": "Ann", "players-1": "Bob", "players-2": "Cy", "players-3": "Di"}
+SHARE_URL = re.compile(r"/m/(?P<public_id>[^/]+)/edit/(?P<token>[^/]+)/share")
+
+
+@pytest.fixture
+def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
+    return {**app_config, "WTF_CSRF_ENABLED": False}
+
+
+def setup_form(**fields: str) -> dict[str, str]:
+    """Return a complete set-up form as a browser posts it, blank boxes included."""
+    blank = {f"players-{i}": "" for i in range(6)} | {f"team_names-{i}": "" for i in range(3)}
+    return {**blank, "name": "Friday", "seating": "individuals", "preset": "standard", **fields}
+
+
+def stored_sides(app: Flask) -> list[list[tuple[str, list[str]]]]:
+    """Return each stored match's sides: their names and their players' names."""
+    with app.app_context():
+        return [
+            [(side.name, [player.name for player in side.players]) for side in match.sides]
+            for match in db.session.scalars(db.select(Match))
+        ]
+
+
+def test_the_set_up_form_offers_every_house_rule_with_the_presets_value(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/matches/new").get_data(as_text=True)
+
+    for rule in house_rules():
+        assert f'name="house-{rule.name}"' in page
+    assert 'placeholder="13"' in page  # the standard hand, beside "Cards in each hand"
+    assert all(name in page for name in ("Standard", "Simple", "Strict", "Partnership 11"))
+
+
+def test_creating_a_match_leads_to_its_two_links_with_copy_buttons_and_qr_codes(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post("/matches/new", data=setup_form(**FOUR))
+
+    assert response.status_code == 303
+    link = SHARE_URL.fullmatch(response.location)
+    assert link is not None
+    page = client.get(response.location).get_data(as_text=True)
+    edit_url = f"http://localhost/m/{link['public_id']}/edit/{link['token']}"
+    assert f'value="{edit_url}"' in page
+    assert f'value="http://localhost/m/{link["public_id"]}"' in page
+    assert page.count('<svg viewBox="0 0') == 2  # one QR code per link
+    assert page.count("data-copy=") == 2
+
+
+def test_players_alone_make_a_side_each(client: FlaskClient, app: Flask) -> None:
+    client.post("/matches/new", data=setup_form(**FOUR))
+
+    assert stored_sides(app) == [
+        [
+            ("Ann", ["Ann"]),
+            ("Bob", ["Bob"]),
+            ("Cy", ["Cy"]),
+            ("Di", ["Di"]),
+        ]
+    ]
+
+
+def test_partners_entered_one_after_the_other_make_a_team_named_after_them_unless_named(
+    client: FlaskClient, app: Flask
+) -> None:
+    client.post("/matches/new", data=setup_form(**FOUR, seating="2x2", **{"team_names-1": "Us"}))
+
+    assert stored_sides(app) == [
+        [
+            ("Ann & Bob", ["Ann", "Bob"]),
+            ("Us", ["Cy", "Di"]),
+        ]
+    ]
+
+
+def test_a_changed_house_rule_is_the_matchs_rule(client: FlaskClient, app: Flask) -> None:
+    typed = {"house-hand_size": "11", "house-wild_books_allowed": "no"}
+    client.post("/matches/new", data=setup_form(**FOUR, **typed))
+
+    with app.app_context():
+        [match] = db.session.scalars(db.select(Match))
+        rules = store.rules_of(match)
+    assert (rules.hand_size, rules.wild_books_allowed, rules.foot_size) == (11, False, 13)
+
+
+def test_showing_another_presets_values_creates_nothing(client: FlaskClient, app: Flask) -> None:
+    response = client.post(
+        "/matches/new", data=setup_form(**FOUR, preset="simple", show_preset="y")
+    )
+
+    assert response.status_code == 200
+    assert 'placeholder="11"' in response.get_data(as_text=True)  # the simple hand
+    assert stored_sides(app) == []
+
+
+ONE = {"players-0": "Ann"}
+SEVEN = {f"players-{i}": name for i, name in enumerate("Ann Bob Cy Di Ed Flo Gus".split())}
+FIVE = {f"players-{i}": name for i, name in enumerate("Ann Bob Cy Di Ed".split())}
+
+
+@pytest.mark.parametrize(
+    ("fields", "field_id", "message"),
+    [
+        ({**ONE}, "players", "Enter between 2 and 6 players; you entered 1."),
+        ({**SEVEN}, "players", "Enter between 2 and 6 players; you entered 7."),
+        ({**FIVE, "seating": "2x2"}, "seating", "2 teams of 2 needs 4 players, but you entered 5"),
+        ({**FOUR, "seating": "3x2"}, "seating", "3 teams of 2 needs 6 players, but you entered 4"),
+        ({**FOUR, "name": ""}, "name", "Give the match a name"),
+        ({**FOUR, "house-hand_size": "lots"}, "house-hand_size", "Enter a whole number"),
+        ({**FOUR, "house-hand_size": "99"}, "house-hand_size", "Cards in each hand must be"),
+        (
+            {**FOUR, "house-meld_minimums": "50, 90"},
+            "house-meld_minimums",
+            "meld_minimums has 2 values but the match has 4 rounds",
+        ),
+        (
+            {**FOUR, "house-going_out_requires__wild": "1", "house-wild_books_allowed": "no"},
+            "house-going_out_requires__wild",
+            "going_out_requires asks for wild books",
+        ),
+        ({**FOUR, "players-1": "Ann"}, "players-1", "Another side is already called Ann"),
+    ],
+)
+def test_a_set_up_the_rules_refuse_shows_why_next_to_the_field_keeps_the_entry_and_stores_nothing(
+    client: FlaskClient, app: Flask, fields: dict[str, str], field_id: str, message: str
+) -> None:
+    form = setup_form(**fields)
+    response = client.post("/matches/new", data=form)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    errors = re.search(rf'<ul class="field-errors" id="{field_id}-errors">(.*?)</ul>', page, re.S)
+    assert errors is not None, f"no errors next to {field_id}"
+    assert message in errors[1].replace("&#39;", "'")
+    for name, value in form.items():
+        if value and name.startswith(("players-", "house-")) and "meld" not in name:
+            assert f'value="{value}"' in page or f'value="{value}" selected' in page
+    assert stored_sides(app) == []
+
+
+def test_a_house_rule_that_differs_from_the_preset_is_marked_changed(client: FlaskClient) -> None:
+    response = client.post("/matches/new", data=setup_form(**ONE, **{"house-hand_size": "11"}))
+
+    page = response.get_data(as_text=True)
+    assert 'class="field house-rule is-changed" data-house-rule="hand_size"' in page
+    assert 'class="field house-rule" data-house-rule="foot_size"' in page
+
+
+def test_the_home_page_offers_a_new_match_and_this_devices_recent_matches(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/").get_data(as_text=True)
+
+    assert 'href="/matches/new"' in page
+    assert "data-recent-list" in page
+    assert "recent.js" in page
+
+
+def test_the_recent_matches_page_lists_what_the_browser_remembers(client: FlaskClient) -> None:
+    response = client.get("/recent")
+
+    assert response.status_code == 200
+    assert "data-recent-list" in response.get_data(as_text=True)
+
+
+def test_pages_carry_no_inline_script_or_style(client: FlaskClient) -> None:
+    for url in ("/", "/matches/new", "/recent"):
+        page = client.get(url).get_data(as_text=True)
+        assert "<script>" not in page and "style=" not in page and "<style" not in page
+        assert "https://" not in page and "http://" not in page.replace("http://localhost", "")
