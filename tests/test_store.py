@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -331,3 +332,30 @@ def test_a_stale_delete_keeps_the_round(stored: Stored) -> None:
         store.delete_round(match, 1, version=2)
 
     assert count(Round) == 1
+
+
+def test_two_phones_entering_the_same_round_at_once_store_it_once(
+    app: Flask, create_match: CreateMatch
+) -> None:
+    public_id = create_match().public_id
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def enter() -> None:
+        with app.app_context():
+            match = store.get_match(public_id)
+            assert match is not None
+            start.wait()
+            try:
+                store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+                outcomes.append("stored")
+            except ProblemsError as error:
+                outcomes.append(error.problems[0].field)
+
+    phones = [threading.Thread(target=enter) for _ in range(2)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+
+    assert sorted(outcomes) == ["round", "stored"]
