@@ -1,0 +1,224 @@
+"""The /rules pages and the preset PDFs: rules cards, pocket cards and blank score sheets."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+
+import pytest
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+from werkzeug.test import TestResponse
+
+from scorekeeper.pdf import PdfRenderer, StaticOnlyFetcher
+from scorekeeper.rules import PRESETS
+
+A4 = (595, 842)  # points, rounded
+LETTER = (612, 792)
+HOSTILE_NAMES = ("<script>alert(1)</script>", '<img src="file:///etc/passwd">')
+
+Download = Callable[..., TestResponse]
+
+
+@pytest.fixture
+def download(client: FlaskClient) -> Download:
+    """Return a function that fetches a PDF and checks that it is one."""
+
+    def fetch(url: str, **query: object) -> TestResponse:
+        response = client.get(url, query_string=query)
+        assert response.status_code == 200, response.data[:500]
+        assert response.mimetype == "application/pdf"
+        return response
+
+    return fetch
+
+
+def reader(response: TestResponse) -> PdfReader:
+    return PdfReader(io.BytesIO(response.data))
+
+
+def text_of(response: TestResponse) -> str:
+    """Return the PDF's text with runs of white space made single spaces."""
+    text = " ".join(page.extract_text() for page in reader(response).pages)
+    return re.sub(r"\s+", " ", text)
+
+
+def page_sizes(response: TestResponse) -> set[tuple[int, int]]:
+    pages = reader(response).pages
+    return {(round(page.mediabox.width), round(page.mediabox.height)) for page in pages}
+
+
+def file_name(response: TestResponse) -> str:
+    return response.headers["Content-Disposition"].split("filename=")[1]
+
+
+PRESET_PDFS = ("card", "pocket", "sheet")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("kind", PRESET_PDFS)
+def test_every_preset_pdf_opens_as_one_page(download: Download, preset: str, kind: str) -> None:
+    response = download(f"/rules/{preset}/{kind}.pdf", sides=["Us", "Them"])
+    assert len(reader(response).pages) == 1
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_rules_card_prints_the_presets_numbers(download: Download, preset: str) -> None:
+    rules = PRESETS[preset].rules
+    text = text_of(download(f"/rules/{preset}/card.pdf"))
+    assert "Round 3 120" in text
+    assert f"Clean book, no wilds {rules.clean_book}" in text
+    assert f"Going-out bonus +{rules.going_out_bonus}" in text
+    assert f"Black three left in hand or foot \u2212{rules.card_values.black_three}" in text
+
+
+def test_the_partnership_card_prints_the_deal_bonus_and_the_five_card_pickup(
+    download: Download,
+) -> None:
+    text = text_of(download("/rules/partnership-11/card.pdf"))
+    assert "Cutting exactly 22 cards +300" in text
+    assert "the top 5" in text
+
+
+def test_pocket_cards_repeat_the_essentials_four_times(download: Download) -> None:
+    text = text_of(download("/rules/standard/pocket.pdf"))
+    assert text.count("Round 4 150") == 4
+    assert text.count("Clean books needed 2") == 4
+
+
+def test_the_blank_sheet_prints_each_rounds_meld_minimum(download: Download) -> None:
+    text = text_of(download("/rules/standard/sheet.pdf", sides=["Us", "Them"]))
+    for round_number, minimum in enumerate(PRESETS["standard"].rules.meld_minimums, start=1):
+        assert f"Round {round_number} meld minimum {minimum}" in text
+    assert text.count("Running total") == 4
+
+
+def test_the_blank_sheet_has_a_line_for_each_part_of_the_score(download: Download) -> None:
+    text = text_of(download("/rules/partnership-11/sheet.pdf"))
+    for label in ("Books clean × 500", "Melded cards", "Red threes", "Going out +100"):
+        assert label in text
+    for label in ("Deal bonus +300 for exactly 22", "Left over", "Round total"):
+        assert label in text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_six_named_sides_fit_one_page(download: Download, paper: str) -> None:
+    sides = ["Grandma Rose", "Beatriz", "Ana & Luis", "Table two", "Kim", "Tomás"]
+    response = download("/rules/partnership-11/sheet.pdf", sides=sides, paper=paper)
+    assert len(reader(response).pages) == 1
+    assert all(side in text_of(response) for side in sides)
+
+
+def test_a_blank_sheet_without_names_has_two_columns_to_write_in(download: Download) -> None:
+    assert len(reader(download("/rules/standard/sheet.pdf")).pages) == 1
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"sides": [f"S{n}" for n in range(7)]}, b"room for 6 sides"),
+        ({"sides": ["x" * 61]}, b"at most 60 characters"),
+        ({"paper": "a5"}, b"paper must be one of: a4, letter"),
+    ],
+)
+def test_an_impossible_sheet_request_is_answered_400_with_the_reason(
+    client: FlaskClient, query: dict[str, object], message: bytes
+) -> None:
+    response = client.get("/rules/standard/sheet.pdf", query_string=query)
+    assert response.status_code == 400
+    assert message in response.data
+
+
+@pytest.mark.parametrize("kind", PRESET_PDFS)
+@pytest.mark.parametrize(("paper", "size"), [("a4", A4), ("letter", LETTER)])
+def test_the_paper_parameter_sets_the_page_size(
+    download: Download, kind: str, paper: str, size: tuple[int, int]
+) -> None:
+    assert page_sizes(download(f"/rules/strict/{kind}.pdf", paper=paper)) == {size}
+
+
+@pytest.mark.parametrize(
+    ("accept_language", "size"),
+    [("en-US,en;q=0.8", LETTER), ("de-DE,de;q=0.9", A4), ("es-MX", LETTER), ("en", A4)],
+)
+def test_the_paper_defaults_to_the_browsers_region(
+    client: FlaskClient, accept_language: str, size: tuple[int, int]
+) -> None:
+    headers = {"Accept-Language": accept_language}
+    response = client.get("/rules/standard/card.pdf", headers=headers)
+    assert page_sizes(response) == {size}
+
+
+@pytest.mark.parametrize(
+    ("kind", "name"),
+    [
+        ("card", "standard-rules-card.pdf"),
+        ("pocket", "standard-pocket-rules.pdf"),
+        ("sheet", "standard-score-sheet.pdf"),
+    ],
+)
+def test_the_file_name_says_what_the_pdf_is(download: Download, kind: str, name: str) -> None:
+    response = download(f"/rules/standard/{kind}.pdf")
+    assert response.headers["Content-Disposition"].startswith("attachment")
+    assert file_name(response) == name
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_hostile_side_name_prints_as_text_and_fetches_nothing(
+    download: Download, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    fetched: list[str] = []
+    monkeypatch.setattr(
+        StaticOnlyFetcher, "fetch", lambda self, url, headers=None: fetched.append(url)
+    )
+    text = text_of(download("/rules/simple/sheet.pdf", sides=[name, "Them"]))
+    assert name.replace(" ", "") in text.replace(" ", "")
+    assert fetched == []
+
+
+def test_a_pdf_is_rendered_once_then_served_from_the_cache(
+    download: Download, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    renders: list[str] = []
+    render = PdfRenderer.render
+
+    def counting(self: PdfRenderer, html: str) -> bytes:
+        renders.append(html)
+        return render(self, html)
+
+    monkeypatch.setattr(PdfRenderer, "render", counting)
+    first = download("/rules/standard/sheet.pdf", sides=["Us", "Them"], paper="a4")
+    again = download("/rules/standard/sheet.pdf", sides=["Us", "Them"], paper="a4")
+    download("/rules/standard/sheet.pdf", sides=["Us", "Others"], paper="a4")
+    download("/rules/standard/sheet.pdf", sides=["Us", "Them"], paper="letter")
+    assert first.data == again.data
+    assert len(renders) == 3
+
+
+def test_the_rules_page_offers_every_preset_and_its_pdfs(client: FlaskClient) -> None:
+    page = client.get("/rules").get_data(as_text=True)
+    for key in PRESETS:
+        assert f'href="/rules/{key}"' in page
+    for kind in PRESET_PDFS:
+        assert f'formaction="/rules/standard/{kind}.pdf"' in page
+    assert "Round 3" in page and "120" in page
+
+
+def test_a_preset_page_shows_that_presets_rules(client: FlaskClient) -> None:
+    page = client.get("/rules/partnership-11").get_data(as_text=True)
+    assert 'aria-current="page">Partnership 11<' in page
+    assert "Cutting exactly 22 cards" in page
+
+
+@pytest.mark.parametrize(("accept_language", "checked"), [("en-US", "letter"), ("fr-FR", "a4")])
+def test_the_rules_page_preselects_the_regions_paper(
+    client: FlaskClient, accept_language: str, checked: str
+) -> None:
+    page = client.get("/rules", headers={"Accept-Language": accept_language}).get_data(as_text=True)
+    assert f'value="{checked}" checked' in page
+
+
+@pytest.mark.parametrize("url", ["/rules/nope", "/rules/nope/card.pdf", "/rules/nope/sheet.pdf"])
+def test_an_unknown_preset_is_not_found(client: FlaskClient, url: str) -> None:
+    assert client.get(url).status_code == 404
