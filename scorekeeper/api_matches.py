@@ -8,6 +8,7 @@ phones at one table cannot overwrite each other's entries unknowingly.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Response, abort, current_app, jsonify, request, send_file, url_for
@@ -23,6 +24,8 @@ from scorekeeper.payloads import parse_round, parse_rules
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET
 from scorekeeper.store import CreatedMatch, MatchView, ScoredRound
+
+CREATE_KEYS = ("name", "rules", "sides")
 
 
 def _errors(message: str, field: str | None = None) -> Response:
@@ -62,18 +65,22 @@ def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
 @bp.post("/matches")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     body = json_body()
-    problems = unknown_keys(body, ("name", "rules", "sides")) + side_setup_problems(
-        body.get("sides")
-    )
+    problems = unknown_keys(body, CREATE_KEYS) + side_setup_problems(body.get("sides"))
     if problems:
         raise ProblemsError(problems)
-    rules = parse_rules(body.get("rules"))
-    rules_body = body.get("rules")
-    preset = rules_body.get("preset", DEFAULT_PRESET) if rules_body else DEFAULT_PRESET
     name = body.get("name")
-    sides = store.side_specs(body.get("sides"))
-    created = store.create_match(name if isinstance(name, str) else "", preset, rules, sides)
+    created = store.create_match(
+        name if isinstance(name, str) else "",  # anything else is refused as an empty name
+        _preset_key(body.get("rules")),
+        parse_rules(body.get("rules")),
+        store.side_specs(body.get("sides")),
+    )
     return _created(created)
+
+
+def _preset_key(rules: object) -> str:
+    preset = rules.get("preset") if isinstance(rules, Mapping) else None
+    return preset if isinstance(preset, str) else DEFAULT_PRESET
 
 
 @bp.post("/matches/import")

@@ -61,6 +61,9 @@ class ImpossibleRound(ProblemsError):
         self.round_number = round_number
 
 
+# -- Reading rounds ------------------------------------------------------------------------------
+
+# Rounds about to be scored: each one's version and entry, by round number.
 Drafts = dict[int, tuple[int, RoundEntry]]
 
 
