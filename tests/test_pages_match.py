@@ -1,0 +1,485 @@
+"""A match's pages: entering, editing and deleting rounds, and the standings they add up to."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from scorekeeper import store
+from scorekeeper.models import Round, db
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch, StoredMatch
+
+
+@pytest.fixture
+def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
+    return {**app_config, "WTF_CSRF_ENABLED": False}
+
+
+def side(index: int, **values: object) -> dict[str, str]:
+    """Return one side's fields as the round form posts them."""
+    return {f"sides-{index}-{key}": str(value) for key, value in values.items()}
+
+
+# RULES.md section 3, worked example: Us score 2565, Them 825.
+WORKED_EXAMPLE = {
+    "went_out": "0",
+    **side(0, clean_books=2, dirty_books=2, melded_points=765, red_threes=1),
+    **side(1, clean_books=1, melded_points=310, red_threes=1, leftover_points=85),
+}
+# Every side's fields reach the server, empty or not, as a browser posts them.
+BLANK_ROUND = {
+    **side(0, melded_mode="points", leftover_mode="points"),
+    **side(1, melded_mode="points", leftover_mode="points"),
+}
+QUIET_ROUND = {
+    "went_out": "nobody",
+    **side(0, clean_books=1, melded_points=200),
+    **side(1, dirty_books=1, melded_points=150, leftover_points=20),
+}
+
+
+@dataclass(frozen=True)
+class MatchPages:
+    """The URLs of one stored match, and a client to use them."""
+
+    client: FlaskClient
+    stored: StoredMatch
+
+    @property
+    def edit(self) -> str:
+        return f"/m/{self.stored.public_id}/edit/{self.stored.edit_token}"
+
+    @property
+    def view(self) -> str:
+        return f"/m/{self.stored.public_id}"
+
+    @property
+    def new_round(self) -> str:
+        return f"{self.edit}/rounds/new"
+
+    def round(self, number: int) -> str:
+        return f"{self.edit}/rounds/{number}"
+
+    def enter(self, number: int, fields: dict[str, str] = WORKED_EXAMPLE) -> TestResponse:
+        return self.post(self.new_round, {"round_number": str(number), **fields})
+
+    def post(self, url: str, fields: dict[str, str]) -> TestResponse:
+        return self.client.post(url, data={**BLANK_ROUND, **fields})
+
+    def enter_all(self, rounds: int = 4) -> None:
+        for number in range(1, rounds + 1):
+            assert self.enter(number).status_code == 303
+
+    def page(self, url: str) -> str:
+        response = self.client.get(url)
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+
+@pytest.fixture
+def pages(client: FlaskClient, create_match: CreateMatch) -> Callable[..., MatchPages]:
+    """Return a factory that stores a match (two pairs, standard unless told) and its pages."""
+
+    def create(**options: object) -> MatchPages:
+        return MatchPages(client, create_match(**options))
+
+    return create
+
+
+def stored_rounds(app: Flask) -> list[tuple[int, int]]:
+    """Return every stored round's number and version."""
+    with app.app_context():
+        return [(row.number, row.version) for row in db.session.scalars(db.select(Round))]
+
+
+def scores(app: Flask, pages: MatchPages) -> list[tuple[int, ...]]:
+    with app.app_context():
+        match = store.get_match(pages.stored.public_id)
+        assert match is not None
+        view = store.match_view(match)
+        return [tuple(side.score for side in scored.score.sides) for scored in view.rounds]
+
+
+def recent_entry(page: str) -> dict[str, str]:
+    found = re.search(r"data-recent='([^']*)'", page)
+    assert found is not None
+    return json.loads(html.unescape(found[1]))
+
+
+def errors_next_to(page: str, field_id: str) -> str:
+    errors = re.search(rf'<ul class="field-errors" id="{field_id}-errors">(.*?)</ul>', page, re.S)
+    assert errors is not None, f"no errors next to {field_id}"
+    return errors[1]
+
+
+# -- Entering a round ----------------------------------------------------------------------------
+
+
+def test_the_round_form_has_a_card_per_side_with_its_meld_minimum(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    page = match.page(match.new_round)
+
+    assert page.count('class="side-card"') == 2
+    assert page.count("Meld minimum 50") == 2
+    assert 'name="round_number" type="hidden" value="1"' in page
+    assert 'name="operation" type="hidden" value="' in page
+    assert 'inputmode="numeric"' in page and 'pattern="[0-9]*"' in page
+    assert "data-stepper" in page
+
+
+@pytest.mark.parametrize(
+    ("preset", "shown", "hidden"),
+    [
+        ("standard", ["wild_books", "red_threes"], ["deal_bonus"]),
+        ("partnership-11", ["deal_bonus"], ["wild_books", "red_threes"]),
+    ],
+)
+def test_the_round_form_hides_what_the_rules_make_impossible(
+    pages: Callable[..., MatchPages], preset: str, shown: list[str], hidden: list[str]
+) -> None:
+    match = pages(preset=preset)
+    page = match.page(match.new_round)
+
+    assert all(f'name="sides-0-{name}"' in page for name in shown)
+    assert not any(f'name="sides-0-{name}"' in page for name in hidden)
+
+
+def test_the_round_form_gives_the_live_score_the_matchs_rules(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages(overrides={"going_out_bonus": 200})
+    page = match.page(match.new_round)
+
+    assert 'data-score-url="/api/v1/score"' in page
+    assert '"going_out_bonus": 200' in page
+    assert 'data-players="4"' in page
+
+
+def test_a_round_entered_is_stored_and_the_browser_sent_on_to_the_standings(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    response = match.enter(1)
+
+    assert response.status_code == 303
+    assert response.location == f"{match.edit}#round-1"
+    assert scores(app, match) == [(2565, 825)]
+
+
+def test_cards_can_be_entered_counted_by_kind(pages: Callable[..., MatchPages], app: Flask) -> None:
+    counted = {
+        **side(0, melded_mode="counts", **{"melded-aces": 3, "melded-eights_to_kings": 3}),
+        **side(1, leftover_mode="counts", **{"leftover-black_threes": 2}),
+    }
+    match = pages()
+
+    assert match.enter(1, counted).status_code == 303
+    assert scores(app, match) == [(90, -10)]
+
+
+def test_a_second_post_of_the_same_new_round_shows_the_stored_round_and_enters_nothing_twice(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    match.enter(1)
+
+    response = match.enter(1, QUIET_ROUND)
+
+    assert response.status_code == 303
+    assert response.location == f"{match.edit}#round-1"
+    assert scores(app, match) == [(2565, 825)]
+    assert "Round 1 was already entered" in match.page(match.edit)
+
+
+@pytest.mark.parametrize(
+    ("fields", "field_id", "message"),
+    [
+        (
+            side(1, clean_books=5, melded_points=100),
+            "sides-1-melded_points",
+            "whose cards are worth at least 175",
+        ),
+        (side(0, melded_points=40), "sides-0-melded_points", "under the meld minimum of 50"),
+        (side(0, melded_points=52), "sides-0-melded_points", "steps of 5"),
+        (side(0, clean_books="two"), "sides-0-clean_books", "Not a valid integer value"),
+        (
+            {"went_out": "1", **side(1, melded_points=100)},
+            "went_out",
+            "went out without the books these rules require",
+        ),
+        (
+            side(0, melded_mode="counts", **{"melded-fours_to_sevens": 3}),
+            "sides-0-melded_mode",
+            "under the meld minimum",
+        ),
+    ],
+)
+def test_an_impossible_round_shows_why_next_to_the_field_keeps_the_entry_and_stores_nothing(
+    pages: Callable[..., MatchPages],
+    app: Flask,
+    fields: dict[str, str],
+    field_id: str,
+    message: str,
+) -> None:
+    match = pages()
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert message in errors_next_to(page, field_id)
+    for name, value in fields.items():
+        if name.endswith(("_points", "_books", "sevens")):
+            assert f'name="{name}"' in page and f'value="{value}"' in page
+    assert stored_rounds(app) == []
+
+
+def test_a_problem_of_the_whole_round_is_shown_above_the_form(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    too_many_red_threes = {**side(0, red_threes_held=9), **side(1, red_threes_held=9)}
+    response = pages().enter(1, too_many_red_threes)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'class="problems" role="alert">.*18 red threes', page, re.S)
+    assert stored_rounds(app) == []
+
+
+def test_once_every_round_is_entered_there_is_no_new_round_to_enter(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages(overrides={"rounds": 1, "meld_minimums": [50]})
+    match.enter(1)
+
+    response = match.client.get(match.new_round)
+
+    assert response.status_code == 303
+    assert "Every round of this match is entered" in match.page(match.edit)
+
+
+# -- Editing and deleting rounds -----------------------------------------------------------------
+
+
+def test_editing_a_round_shows_what_was_entered_and_replaces_it(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    match.enter(1)
+    match.enter(2, QUIET_ROUND)
+
+    page = match.page(match.round(2))
+    assert re.search(r'name="sides-0-melded_points"[^>]*value="200"', page)
+    assert 'name="version" type="hidden" value="1"' in page
+    response = match.post(match.round(2), {"version": "1", **WORKED_EXAMPLE})
+
+    assert response.status_code == 303
+    assert scores(app, match) == [(2565, 825), (2565, 825)]
+    assert stored_rounds(app) == [(1, 1), (2, 2)]
+
+
+def test_an_edit_of_a_round_changed_meanwhile_shows_the_stored_round_and_keeps_the_entry(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    match.enter(1)
+    match.post(match.round(1), {"version": "1", **QUIET_ROUND})
+
+    response = match.post(match.round(1), {"version": "1", **WORKED_EXAMPLE})
+
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Someone else changed this round meanwhile" in page
+    assert "Us: 700 points" in page  # the stored round, beside what was typed
+    assert 'value="765"' in page
+    assert 'name="version" type="hidden" value="2"' in page
+    assert scores(app, match) == [(700, 430)]
+
+
+def test_deleting_a_round_removes_it_and_the_totals_follow(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    match.enter(1)
+    match.enter(2, QUIET_ROUND)
+
+    response = match.client.post(f"{match.round(1)}/delete", data={"version": "1"})
+
+    assert response.status_code == 303
+    assert stored_rounds(app) == [(2, 1)]
+    assert "Enter round 1" in match.page(match.edit)
+
+
+def test_deleting_a_round_changed_meanwhile_keeps_it_and_shows_it(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    match.enter(1)
+    match.post(match.round(1), {"version": "1", **QUIET_ROUND})
+
+    response = match.client.post(f"{match.round(1)}/delete", data={"version": "1"})
+
+    assert response.status_code == 409
+    assert "Someone else changed this round meanwhile" in response.get_data(as_text=True)
+    assert stored_rounds(app) == [(1, 2)]
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_round_never_entered_is_not_found(pages: Callable[..., MatchPages], method: str) -> None:
+    match = pages()
+    response = getattr(match.client, method)(match.round(3), data={"version": "1"})
+
+    assert response.status_code == 404
+
+
+# -- Who may see and change what ------------------------------------------------------------------
+
+
+def test_a_wrong_edit_token_opens_nothing(pages: Callable[..., MatchPages], app: Flask) -> None:
+    match = pages()
+    wrong = f"/m/{match.stored.public_id}/edit/not-the-token"
+
+    assert match.client.get(wrong).status_code == 403
+    assert match.client.get(f"{wrong}/rounds/new").status_code == 403
+    assert match.client.post(f"{wrong}/rounds/new", data=WORKED_EXAMPLE).status_code == 403
+    assert stored_rounds(app) == []
+
+
+def test_an_unknown_match_is_not_found(client: FlaskClient) -> None:
+    assert client.get("/m/nothing-here").status_code == 404
+    assert client.get("/m/nothing-here/edit/token").status_code == 404
+
+
+def test_the_view_link_shows_the_standings_without_edit_controls_or_the_token(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter(1)
+
+    page = match.page(match.view)
+
+    assert "2,565" in page
+    assert match.stored.edit_token not in page
+    assert "/rounds/" not in page and "Enter round" not in page and ">Edit<" not in page
+    assert f'data-poll-url="/api/v1/matches/{match.stored.public_id}"' in page
+
+
+def test_the_edit_link_shows_the_standings_with_edit_controls(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter(1)
+
+    page = match.page(match.edit)
+
+    assert f'href="{match.round(1)}"' in page
+    assert f'href="{match.new_round}"' in page and "Enter round 2" in page
+    assert f'href="{match.edit}/share"' in page
+
+
+def test_the_share_page_needs_the_edit_token(pages: Callable[..., MatchPages]) -> None:
+    match = pages()
+
+    assert match.client.get(f"{match.edit}/share").status_code == 200
+    assert match.client.get(f"{match.view}/edit/wrong/share").status_code == 403
+
+
+# -- Standings -----------------------------------------------------------------------------------
+
+
+def test_the_standings_show_the_leader_the_rounds_left_and_the_next_meld_minimums(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter(1)
+
+    page = match.page(match.view)
+
+    assert "Leading: Us, with 2,565 points." in page
+    assert "3 rounds left to play." in page
+    assert re.search(r"Meld minimum next round</th>\s*<td>90</td>\s*<td>90</td>", page)
+
+
+def test_every_round_shows_its_breakdown_on_demand_and_the_running_total(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter(1)
+    match.enter(2)
+
+    page = match.page(match.view)
+
+    assert page.count('<details class="round-score">') == 4
+    assert re.search(r"<dt>Books</dt>\s*<dd data-value>1,600</dd>", page)
+    assert "Total 5,130" in page
+
+
+def test_after_the_last_round_the_standings_name_the_winner(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter_all()
+
+    page = match.page(match.view)
+
+    assert "Winner: Us, with 10,260 points." in page
+    assert "rounds left" not in page and "Meld minimum next round" not in page
+
+
+def test_a_tie_at_the_top_after_the_last_round_is_a_draw(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages(overrides={"rounds": 1, "meld_minimums": [50]})
+    match.enter(1, {"went_out": "nobody"})
+
+    assert "A draw: Us and Them, with 0 points each." in match.page(match.view)
+
+
+def test_the_chart_draws_a_line_per_side_on_the_server(pages: Callable[..., MatchPages]) -> None:
+    match = pages()
+    match.enter(1)
+
+    page = match.page(match.view)
+
+    assert page.count("<polyline points=") == 2
+    assert '<g class="series series-1">' in page
+
+
+def test_match_pages_remember_their_own_link_for_this_devices_recent_list(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+
+    remembered = [recent_entry(match.page(url)) for url in (match.edit, match.view)]
+
+    assert remembered == [
+        {
+            "id": match.stored.public_id,
+            "name": "Friday",
+            "url": f"http://localhost{url}",
+            "role": role,
+        }
+        for url, role in ((match.edit, "edit"), (match.view, "view"))
+    ]
+
+
+def test_print_and_download_links_appear_for_the_endpoints_the_app_serves(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    page = match.page(match.view)
+
+    assert f"/api/v1/matches/{match.stored.public_id}/export.csv" in page
+    assert ("Match report (PDF)" in page) == ("printing.match_report" in app.view_functions)
