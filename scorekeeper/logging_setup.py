@@ -27,8 +27,11 @@ class RedactTokens(logging.Filter):
     """Rewrite each record, its message and its traceback, without edit tokens."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = redact_tokens(record.getMessage())
-        record.args = None
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # a malformed logging call: keep its parts, not its token
+            message = f"{record.msg} {record.args!r}"
+        record.msg, record.args = redact_tokens(message), None
         if record.exc_info and not record.exc_text:
             record.exc_text = redact_tokens(logging.Formatter().formatException(record.exc_info))
         return True

@@ -21,8 +21,16 @@ from scorekeeper.database import normalise_database_url
 from scorekeeper.models import db
 from scorekeeper.rules import build_rules
 
-# `make test` runs the suite a second time with DATABASE_URL naming a PostgreSQL database.
-POSTGRES_URL = os.environ.get("DATABASE_URL")
+
+def postgres_url() -> str | None:
+    """Return DATABASE_URL when it names PostgreSQL, as in `make test`'s second run."""
+    url = os.environ.get("DATABASE_URL")
+    if url and make_url(normalise_database_url(url)).get_backend_name() == "postgresql":
+        return url
+    return None
+
+
+POSTGRES_URL = postgres_url()
 
 
 def pytest_report_header() -> str:

@@ -70,6 +70,13 @@ def test_the_filter_redacts_the_message_its_arguments_and_the_traceback() -> Non
     assert TOKEN not in (record.exc_text or "") and REDACTED in (record.exc_text or "")
 
 
+def test_a_malformed_logging_call_still_logs_no_token() -> None:
+    record = logging.LogRecord("t", logging.INFO, __file__, 1, "%s and %s", None, None)
+    record.args = (f"Bearer {TOKEN}",)
+    RedactTokens().filter(record)
+    assert TOKEN not in record.getMessage() and REDACTED in record.getMessage()
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
