@@ -9,11 +9,10 @@ refuses a JSON request without its bearer token. New routes join the walk by the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flask_wtf.csrf
 import pytest
-from conftest import CreateMatch
 from flask import Flask, request
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -21,6 +20,9 @@ from werkzeug.routing import Rule
 
 from scorekeeper.extensions import csrf
 from scorekeeper.models import db
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 API_PREFIX = "/api/"

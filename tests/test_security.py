@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import CreateMatch
 from flask import Flask, session
 from flask.testing import FlaskClient
 
@@ -17,6 +16,9 @@ from scorekeeper.security import (
     InsecureConfiguration,
     is_real_secret_key,
 )
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch
 
 PRODUCTION = "scorekeeper.config.Production"
 REAL_KEY = "0123456789abcdef" * 4
