@@ -1,4 +1,4 @@
-"""Blueprint for printing: the /rules pages and the PDFs of rules cards and score sheets."""
+"""Blueprint for printing: the /rules pages, and the PDFs of rules, score sheets and matches."""
 
 from __future__ import annotations
 
@@ -9,13 +9,17 @@ from io import BytesIO
 from itertools import accumulate
 
 from flask import Blueprint, Response, abort, render_template, request, send_file
-from flask_babel import format_decimal, gettext
+from flask_babel import format_date, format_decimal, gettext, ngettext
 
+from scorekeeper import store
+from scorekeeper.chart import running_totals_chart
+from scorekeeper.models import Match
 from scorekeeper.payloads import MAX_NAME_LENGTH
-from scorekeeper.pdf import Paper, cached_pdf
-from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, RuleSet
+from scorekeeper.pdf import Paper, cached_pdf, render_pdf
+from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, RuleSet, changed_settings
 from scorekeeper.rules_card import Phrase, Section, rules_card, score_lines
 from scorekeeper.scoring import round_meld_minimum
+from scorekeeper.store import MatchView
 from scorekeeper.validation import MAX_PLAYERS
 
 bp = Blueprint("printing", __name__)
@@ -149,6 +153,20 @@ def sheet_html(printed: PrintedRules, sides: Sequence[str], date: str | None, pa
     )
 
 
+def report_html(view: MatchView, printed: PrintedRules, paper: Paper) -> str:
+    standings = view.standings
+    chart = running_totals_chart(view.side_names, standings.running_totals, view.rules.rounds)
+    return render_template(
+        "print/match_report.html",
+        view=view,
+        printed=printed,
+        card=rules_card(printed.preset, printed.rules),
+        chart=chart,
+        date=format_date(view.match.created_at, "long"),
+        paper=paper,
+    )
+
+
 def card_pdf(printed: PrintedRules, paper: Paper) -> bytes:
     """Return the one-page rules card, rendered once per rules, names, paper and language."""
     return cached_pdf(("card", printed, paper), lambda: card_html(printed, paper))
@@ -223,3 +241,62 @@ def preset_sheet(preset_key: str) -> Response:
     printed = preset_rules(preset_or_404(preset_key))
     pdf = sheet_pdf(printed, requested_sides(), None, requested_paper())
     return download(pdf, gettext("%(name)s score sheet", name=printed.title))
+
+
+# -- A stored match ----------------------------------------------------------------------------
+
+
+def match_or_404(public_id: str) -> Match:
+    match = store.get_match(public_id)
+    if match is None:
+        abort(404)
+    return match
+
+
+def printed_match_rules(match: Match) -> PrintedRules:
+    """Return the match's rules under its name, saying how many house rules it plays."""
+    preset = match.preset if match.preset in PRESETS else DEFAULT_PRESET
+    rules = store.rules_of(match)
+    changes = len(changed_settings(preset, rules))
+    name = gettext(PRESETS[preset].name)
+    subtitle = ngettext(
+        "%(preset)s preset with %(num)s house rule",
+        "%(preset)s preset with %(num)s house rules",
+        changes,
+        preset=name,
+    )
+    return PrintedRules(preset, rules, match.name, subtitle if changes else gettext(name))
+
+
+def match_file_title(match: Match, what: str) -> str:
+    """Return a match PDF's title for its file name: the match, its day and what it is."""
+    return f"{match.name} {match.created_at.date().isoformat()} {what}"
+
+
+@bp.get("/m/<public_id>/report.pdf")
+def match_report(public_id: str) -> Response:
+    view = store.match_view(match_or_404(public_id))
+    pdf = render_pdf(report_html(view, printed_match_rules(view.match), requested_paper()))
+    return download(pdf, match_file_title(view.match, gettext("report")))
+
+
+@bp.get("/m/<public_id>/sheet.pdf")
+def match_sheet(public_id: str) -> Response:
+    match = match_or_404(public_id)
+    day = format_date(match.created_at, "long")
+    pdf = sheet_pdf(printed_match_rules(match), store.side_names(match), day, requested_paper())
+    return download(pdf, match_file_title(match, gettext("score sheet")))
+
+
+@bp.get("/m/<public_id>/rules.pdf")
+def match_rules(public_id: str) -> Response:
+    match = match_or_404(public_id)
+    pdf = card_pdf(printed_match_rules(match), requested_paper())
+    return download(pdf, match_file_title(match, gettext("rules card")))
+
+
+@bp.get("/m/<public_id>/pocket.pdf")
+def match_pocket(public_id: str) -> Response:
+    match = match_or_404(public_id)
+    pdf = pocket_pdf(printed_match_rules(match), requested_paper())
+    return download(pdf, match_file_title(match, gettext("pocket rules")))

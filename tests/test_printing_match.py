@@ -1,0 +1,199 @@
+"""The PDFs of a stored match: its report, its blank score sheet, its rules and pocket cards."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+from werkzeug.test import TestResponse
+
+from scorekeeper import store
+from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.pdf import StaticOnlyFetcher
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch, StoredMatch
+
+A4 = (595, 842)
+LETTER = (612, 792)
+MATCH_PDFS = ("report", "sheet", "rules", "pocket")
+
+# Standard rules with a going-out bonus of 200: the worked example of RULES.md section 3, so
+# the side that goes out scores 2 x 500 + 2 x 300 + 765 + 100 + 200 = 2665 and the other
+# 500 + 310 + 100 - 85 = 825 each round.
+WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
+STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
+HOUSE_RULES = {"going_out_bonus": 200}
+
+PlayRounds = Callable[["StoredMatch", Sequence[tuple[SideEntry, ...]]], None]
+
+
+@pytest.fixture
+def play_rounds(app: Flask) -> PlayRounds:
+    """Return a function that stores the given rounds, one tuple of side entries per round."""
+
+    def play(stored: StoredMatch, rounds: Sequence[tuple[SideEntry, ...]]) -> None:
+        with app.app_context():
+            match = store.get_match(stored.public_id)
+            assert match is not None
+            for number, sides in enumerate(rounds, start=1):
+                store.add_round(match, RoundEntry(number, sides))
+
+    return play
+
+
+@pytest.fixture
+def finished_match(create_match: CreateMatch, play_rounds: PlayRounds) -> StoredMatch:
+    stored = create_match("Friday", overrides=HOUSE_RULES)
+    play_rounds(stored, [(WENT_OUT, STAYED_IN)] * 4)
+    return stored
+
+
+def fetch_pdf(client: FlaskClient, url: str, **query: object) -> TestResponse:
+    response = client.get(url, query_string=query)
+    assert response.status_code == 200, response.data[:500]
+    assert response.mimetype == "application/pdf"
+    return response
+
+
+def pages(response: TestResponse) -> list:
+    return list(PdfReader(io.BytesIO(response.data)).pages)
+
+
+def text_of(response: TestResponse) -> str:
+    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in pages(response)))
+
+
+@pytest.mark.parametrize("kind", MATCH_PDFS)
+def test_every_match_pdf_opens_as_one_page(
+    client: FlaskClient, finished_match: StoredMatch, kind: str
+) -> None:
+    response = fetch_pdf(client, f"/m/{finished_match.public_id}/{kind}.pdf")
+    assert len(pages(response)) == 1
+
+
+def test_the_report_prints_every_round_the_totals_and_the_winner(
+    client: FlaskClient, finished_match: StoredMatch
+) -> None:
+    text = text_of(fetch_pdf(client, f"/m/{finished_match.public_id}/report.pdf"))
+    assert text.count("2,665") >= 4 and text.count("825") >= 4
+    assert "Books 1,600" in text and "Going out 200" in text
+    assert "Total 10,660" in text and "3,300" in text
+    assert "Winner: Us, with 10,660 points." in text
+
+
+def test_the_report_prints_the_house_rules_in_short(
+    client: FlaskClient, finished_match: StoredMatch
+) -> None:
+    text = text_of(fetch_pdf(client, f"/m/{finished_match.public_id}/report.pdf"))
+    assert "Standard preset with 1 house rule" in text
+    assert "Going-out bonus +200" in text
+
+
+def test_the_report_of_a_draw_says_so(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    stored = create_match("Even")
+    play_rounds(stored, [(WENT_OUT, STAYED_IN), (STAYED_IN, WENT_OUT)] * 2)
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf"))
+    assert "A draw: Us and Them" in text
+    assert "The Standard preset's rules, unchanged." in text
+
+
+def test_the_report_of_a_match_without_rounds_says_nothing_is_entered(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    response = fetch_pdf(client, f"/m/{create_match().public_id}/report.pdf")
+    assert len(pages(response)) == 1
+    assert "No round entered yet." in text_of(response)
+
+
+def test_the_match_rules_card_marks_its_house_rule(
+    client: FlaskClient, finished_match: StoredMatch
+) -> None:
+    text = text_of(fetch_pdf(client, f"/m/{finished_match.public_id}/rules.pdf"))
+    assert "✱ Going-out bonus +200" in text
+    assert "✱ House rule: differs from the Standard preset." in text
+    assert "Round 3 120" in text
+
+
+def test_the_match_sheet_has_the_matchs_sides_and_minimums(
+    client: FlaskClient, finished_match: StoredMatch
+) -> None:
+    text = text_of(fetch_pdf(client, f"/m/{finished_match.public_id}/sheet.pdf"))
+    assert "Friday" in text and "Us Them" in text
+    assert "Round 3 meld minimum 120" in text
+    assert "Going out +200" in text
+
+
+def test_the_match_sheet_follows_a_by_score_minimum(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    stored = create_match(overrides={"meld_minimum_mode": "by_score"})
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/sheet.pdf"))
+    assert "meld minimum by running score" in text
+    assert "Below 0 15" in text and "3,000 and more 120" in text
+
+
+@pytest.mark.parametrize("kind", MATCH_PDFS)
+@pytest.mark.parametrize(("paper", "size"), [("a4", A4), ("letter", LETTER)])
+def test_match_pdfs_come_in_a4_and_letter(
+    client: FlaskClient, finished_match: StoredMatch, kind: str, paper: str, size: tuple
+) -> None:
+    response = fetch_pdf(client, f"/m/{finished_match.public_id}/{kind}.pdf", paper=paper)
+    sizes = {(round(page.mediabox.width), round(page.mediabox.height)) for page in pages(response)}
+    assert sizes == {size}
+
+
+@pytest.mark.parametrize(
+    ("kind", "ending"),
+    [
+        ("report", "report"),
+        ("sheet", "score-sheet"),
+        ("rules", "rules-card"),
+        ("pocket", "pocket-rules"),
+    ],
+)
+def test_a_match_pdfs_file_name_has_the_match_and_its_day(
+    client: FlaskClient, finished_match: StoredMatch, kind: str, ending: str
+) -> None:
+    response = fetch_pdf(client, f"/m/{finished_match.public_id}/{kind}.pdf")
+    disposition = response.headers["Content-Disposition"]
+    assert re.fullmatch(
+        rf"attachment; filename=friday-\d{{4}}-\d\d-\d\d-{ending}\.pdf", disposition
+    )
+
+
+HOSTILE = ("<script>alert(1)</script>", '<img src="file:///etc/passwd">')
+
+
+@pytest.mark.parametrize("kind", MATCH_PDFS)
+def test_hostile_names_print_as_text_and_fetch_nothing(
+    client: FlaskClient,
+    create_match: CreateMatch,
+    play_rounds: PlayRounds,
+    monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+) -> None:
+    stored = create_match(HOSTILE[0], sides=((HOSTILE[1], ("Ann",)), ("Them", ("Cy",))))
+    play_rounds(stored, [(WENT_OUT, STAYED_IN)])
+    fetched: list[str] = []
+    monkeypatch.setattr(
+        StaticOnlyFetcher, "fetch", lambda self, url, headers=None: fetched.append(url)
+    )
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/{kind}.pdf")).replace(" ", "")
+    assert HOSTILE[0] in text
+    if kind in ("report", "sheet"):
+        assert HOSTILE[1].replace(" ", "") in text
+    assert fetched == []
+
+
+@pytest.mark.parametrize("kind", MATCH_PDFS)
+def test_an_unknown_match_has_no_pdfs(client: FlaskClient, kind: str) -> None:
+    assert client.get(f"/m/nope/{kind}.pdf").status_code == 404
