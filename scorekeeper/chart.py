@@ -10,7 +10,7 @@ from dataclasses import dataclass
 WIDTH = 360
 HEIGHT = 240
 # Room left of, right of, above and below the plot for the axis labels.
-MARGIN_LEFT = 52
+MARGIN_LEFT = 64
 MARGIN_RIGHT = 12
 MARGIN_TOP = 12
 MARGIN_BOTTOM = 32

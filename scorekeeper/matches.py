@@ -115,7 +115,7 @@ def _setup_page(form: MatchForm) -> str:
         house_rule_groups=house_rule_groups(),
         setting_labels=SETTING_LABELS,
         preset_values=preset_values(),
-        team_sizes={key: seating.team_size for key, seating in SEATINGS.items()},
+        seatings={key: [seating.teams, seating.team_size] for key, seating in SEATINGS.items()},
     )
 
 
@@ -278,6 +278,7 @@ def _round_page(
     delete_form = None if stored is None else DeleteRoundForm(data={"version": stored.version})
     return render_template(
         "matches/round.html",
+        token=request.view_args["token"],  # every round page is served under the edit token
         view=view,
         form=form,
         number=number,

@@ -64,7 +64,9 @@
   function showScores(result) {
     cards.forEach((card, index) => {
       const side = result.sides[index];
-      card.querySelector("[data-total]").textContent = format.format(side.score);
+      for (const total of card.querySelectorAll("[data-total]")) {
+        total.textContent = format.format(side.score);
+      }
       for (const part of card.querySelectorAll("[data-part]")) {
         const value = side.breakdown[part.dataset.part];
         part.querySelector("[data-value]").textContent = format.format(value);
@@ -77,7 +79,7 @@
 
   function showProblems(errors) {
     cards.forEach((card, index) => {
-      card.querySelector("[data-total]").textContent = "–";
+      for (const total of card.querySelectorAll("[data-total]")) total.textContent = "–";
       for (const part of card.querySelectorAll("[data-part]")) part.hidden = true;
       const mine = errors.filter((error) => error.side === index);
       listProblems(card.querySelector("[data-problems]"), mine.map((error) => error.message));

@@ -7,8 +7,8 @@
   if (!form) return;
   const houseRules = form.querySelector("[data-preset-values]");
   const presets = JSON.parse(houseRules.dataset.presetValues);
-  const teams = form.querySelector("[data-team-sizes]");
-  const teamSizes = JSON.parse(teams.dataset.teamSizes);
+  const teams = form.querySelector("[data-seatings]");
+  const seatings = JSON.parse(teams.dataset.seatings); // key -> [teams or null, players a team]
 
   // "50,90, 120" and "50, 90, 120" are the same list of minimums.
   const normal = (text) => text.split(/[\s,;]+/).filter(Boolean).join(",");
@@ -27,12 +27,14 @@
   }
 
   function showTeamNames() {
-    const size = teamSizes[form.elements.seating.value] || 1;
+    const [count, size] = seatings[form.elements.seating.value] || [0, 1];
     const players = [...form.querySelectorAll("[name^='players-']")]
       .map((input) => input.value.trim())
       .filter(Boolean);
-    teams.querySelectorAll("input").forEach((input, index) => {
-      input.placeholder = players.slice(index * size, (index + 1) * size).join(teams.dataset.joiner);
+    teams.querySelectorAll("[data-team]").forEach((team, index) => {
+      team.hidden = index >= count;
+      const names = players.slice(index * size, (index + 1) * size);
+      team.querySelector("input").placeholder = names.join(teams.dataset.joiner);
     });
   }
 

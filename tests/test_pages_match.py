@@ -132,6 +132,7 @@ def test_the_round_form_has_a_card_per_side_with_its_meld_minimum(
     match = pages()
     page = match.page(match.new_round)
 
+    assert f'action="{match.new_round}"' in page
     assert page.count('class="side-card"') == 2
     assert page.count("Meld minimum 50") == 2
     assert 'name="round_number" type="hidden" value="1"' in page

@@ -37,8 +37,8 @@ POINTS, COUNTS = "points", "counts"
 def _cards_mode_field() -> RadioField:
     return RadioField(
         choices=[
-            SelectChoice(POINTS, _l("As points")),
-            SelectChoice(COUNTS, _l("As cards counted")),
+            SelectChoice(POINTS, _l("Points")),
+            SelectChoice(COUNTS, _l("Card counts")),
         ],
         default=POINTS,
     )

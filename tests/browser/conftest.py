@@ -1,0 +1,89 @@
+"""Browser fixtures: the app on a real threaded server and Debian's chromium driven by Playwright.
+
+The server runs once per session on a free localhost port with a SQLite file of its own; each test
+gets fresh browser contexts, so no page state leaks between tests.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask_migrate import upgrade
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.models import db
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+WAIT_MS = 15_000  # the view page polls every few seconds
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve the app on a free port for the whole session; return its base URL."""
+    database = tmp_path_factory.mktemp("browser") / "browser.sqlite"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-tests",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+        }
+    )
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Return a factory of pages, each in a context of its own: another person's device."""
+    contexts: list[BrowserContext] = []
+
+    def open_page(device: dict[str, object] = PHONE) -> Page:
+        context = browser.new_context(**device)  # type: ignore[arg-type]
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def screenshot() -> Callable[[Page, str], None]:
+    """Return a function that saves a full-page screenshot under tests/artifacts/."""
+
+    def save(page: Page, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+
+    return save

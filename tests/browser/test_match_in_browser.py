@@ -1,0 +1,161 @@
+"""A whole match on a phone: set up, share, four rounds with the live score, a refused entry,
+an edit, the winner; a second phone on the view link follows every round without reloading."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import LocatorAssertions, Page, expect
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ("Ann", "Bob", "Cy", "Di")
+LAPTOP = {"viewport": {"width": 1280, "height": 900}}
+Values = dict[str, int]
+
+
+def tap_choice(page: Page, name: str, value: str) -> None:
+    """Tap the tile of a radio button, as a thumb would."""
+    page.locator(f"label.tile:has(input[name='{name}'][value='{value}'])").tap()
+
+
+def fill_side(page: Page, index: int, values: Values) -> None:
+    for key, value in values.items():
+        page.fill(f"#sides-{index}-{key}", str(value))
+
+
+def step_up(page: Page, field_id: str, times: int = 1) -> None:
+    for _ in range(times):
+        page.locator(f"[data-stepper]:has(#{field_id}) [data-step='1']").tap()
+
+
+def live_total(page: Page, index: int) -> LocatorAssertions:
+    return expect(page.locator(f"[data-side='{index}'] .live-total [data-total]"))
+
+
+def save_round(page: Page, number: int) -> None:
+    page.locator("[data-submit-once]").tap()
+    page.wait_for_url(f"**#round-{number}")
+
+
+def set_up_match(page: Page, base_url: str) -> None:
+    page.goto(f"{base_url}/matches/new")
+    page.fill("#name", "Friday at Ann's")
+    for index, name in enumerate(PLAYERS):
+        page.fill(f"#players-{index}", name)
+    tap_choice(page, "seating", "2x2")
+    expect(page.locator("#team_names-0")).to_have_attribute("placeholder", "Ann & Bob")
+    expect(page.locator("#team_names-2")).to_be_hidden()  # two teams: no third name
+    page.locator("summary", has_text="House rules").tap()
+    page.fill("#house-going_out_bonus", "100")  # the preset's own value: not a change
+    expect(page.locator("[data-house-rule='going_out_bonus']")).not_to_have_class("is-changed")
+
+
+def enter_round_one(page: Page) -> None:
+    """RULES.md's worked example: Ann & Bob go out with 2565, Cy & Di make 825."""
+    page.get_by_role("link", name="Enter round 1").tap()
+    tap_choice(page, "went_out", "0")
+    fill_side(page, 0, {"clean_books": 2, "melded_points": 765})
+    step_up(page, "sides-0-dirty_books", times=2)
+    step_up(page, "sides-0-red_threes")
+    fill_side(page, 1, {"clean_books": 1, "melded_points": 310, "leftover_points": 85})
+    step_up(page, "sides-1-red_threes")
+    live_total(page, 0).to_have_text("2,565")
+    live_total(page, 1).to_have_text("825")
+
+
+def enter_round_two_after_a_refusal(page: Page, screenshot: Callable[[Page, str], None]) -> None:
+    page.get_by_role("link", name="Enter round 2").tap()
+    fill_side(page, 1, {"clean_books": 5, "melded_points": 100})
+    expect(page.locator("[data-side='1'] [data-problems]")).to_contain_text("at least 175")
+    page.locator("[data-submit-once]").tap()
+    expect(page.locator("#sides-1-melded_points-errors")).to_contain_text("at least 175")
+    expect(page.locator("#sides-1-melded_points")).to_have_value("100")
+    screenshot(page, "04-round-refused")
+    tap_choice(page, "went_out", "1")
+    fill_side(page, 0, {"clean_books": 1, "melded_points": 300, "leftover_points": 60})
+    fill_side(page, 1, {"clean_books": 2, "dirty_books": 2, "melded_points": 800})
+    live_total(page, 1).to_have_text("2,500")
+    save_round(page, 2)
+
+
+def enter_rounds_three_and_four(page: Page) -> None:
+    page.get_by_role("link", name="Enter round 3").tap()
+    tap_choice(page, "went_out", "0")
+    fill_side(page, 0, {"clean_books": 2, "dirty_books": 2, "melded_points": 765})
+    tap_choice(page, "sides-1-melded_mode", "counts")
+    fill_side(page, 1, {"melded-aces": 4, "melded-eights_to_kings": 6, "leftover_points": 30})
+    live_total(page, 1).to_have_text("110")
+    save_round(page, 3)
+    page.get_by_role("link", name="Enter round 4").tap()
+    tap_choice(page, "went_out", "0")
+    fill_side(page, 0, {"clean_books": 2, "dirty_books": 2, "melded_points": 900})
+    fill_side(page, 1, {"clean_books": 1, "melded_points": 400, "leftover_points": 100})
+    save_round(page, 4)
+
+
+def test_a_partnership_match_scored_on_a_phone_and_followed_on_another(
+    live_server: str, new_page: Callable[..., Page], screenshot: Callable[[Page, str], None]
+) -> None:
+    keeper = new_page()
+    set_up_match(keeper, live_server)
+    screenshot(keeper, "01-new-match")
+    keeper.get_by_role("button", name="Create the match").tap()
+    expect(keeper.locator(".qr-code svg")).to_have_count(2)
+    expect(keeper.get_by_role("button", name="Copy")).to_have_count(2)
+    screenshot(keeper, "02-share")
+    view_url = keeper.locator("#view-link").input_value()
+
+    viewer = new_page()
+    viewer.goto(view_url)
+    expect(viewer.locator(".result")).to_contain_text("No round entered yet.")
+    viewer.evaluate("window.neverReloaded = true")
+
+    keeper.get_by_role("link", name="Go to the score sheet").tap()
+    enter_round_one(keeper)
+    screenshot(keeper, "03-round-live-score")
+    save_round(keeper, 1)
+    expect(viewer.locator("#round-1")).to_contain_text("2,565")
+    assert viewer.evaluate("window.neverReloaded") is True
+
+    enter_round_two_after_a_refusal(keeper, screenshot)
+    enter_rounds_three_and_four(keeper)
+
+    keeper.locator("#round-2 a.edit-round").tap()
+    expect(keeper.locator("#sides-0-melded_points")).to_have_value("300")
+    keeper.fill("#sides-0-melded_points", "350")
+    live_total(keeper, 0).to_have_text("790")
+    screenshot(keeper, "05-round-edit")
+    save_round(keeper, 2)
+
+    winner = "Winner: Ann & Bob, with 8,420 points."
+    expect(keeper.locator(".result")).to_have_text(winner)
+    expect(keeper.locator(".chart polyline")).to_have_count(2)
+    screenshot(keeper, "06-standings")
+    expect(viewer.locator(".result")).to_have_text(winner)
+    assert viewer.evaluate("window.neverReloaded") is True
+    expect(viewer.get_by_role("link", name="Edit")).to_have_count(0)
+    screenshot(viewer, "07-view-link")
+
+    keeper.goto(f"{live_server}/")
+    expect(keeper.locator(".recent-list a")).to_have_text(["Friday at Ann's"])
+    screenshot(keeper, "08-home-recent")
+
+
+def test_the_round_form_on_a_laptop_puts_the_sides_in_columns(
+    live_server: str, new_page: Callable[..., Page], screenshot: Callable[[Page, str], None]
+) -> None:
+    page = new_page(LAPTOP)
+    page.goto(f"{live_server}/matches/new")
+    page.fill("#name", "Three pairs")
+    for index, name in enumerate(("Ann", "Bob", "Cy", "Di", "Ed", "Flo")):
+        page.fill(f"#players-{index}", name)
+    page.locator("label.tile:has(input[value='3x2'])").click()
+    page.get_by_role("button", name="Create the match").click()
+    page.get_by_role("link", name="Go to the score sheet").click()
+    page.get_by_role("link", name="Enter round 1").click()
+
+    tops = [card.bounding_box()["y"] for card in page.locator(".side-card").all()]  # type: ignore[index]
+    assert len(tops) == 3 and len(set(tops)) == 1
+    screenshot(page, "09-round-laptop")
