@@ -93,9 +93,8 @@ def new() -> Page | Response:
     form = MatchForm()
     if not form.is_submitted() or form.show_preset.data:
         return _setup_page(form)
-    if not form.validate():
+    if not form.validate() or form.chosen_rules is None:
         return _setup_page(form), 422
-    assert form.chosen_rules is not None  # validate() sets it when the form is valid
     try:
         created = store.create_match(
             form.name.data, form.preset.data, form.chosen_rules, form.side_specs()

@@ -484,3 +484,15 @@ def test_print_and_download_links_appear_for_the_endpoints_the_app_serves(
 
     assert f"/api/v1/matches/{match.stored.public_id}/export.csv" in page
     assert ("Match report (PDF)" in page) == ("printing.match_report" in app.view_functions)
+
+
+def test_match_pages_carry_no_inline_script_or_style_and_load_nothing_from_elsewhere(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter(1)
+
+    for url in (match.edit, match.view, f"{match.edit}/share", match.new_round, match.round(1)):
+        page = match.page(url)
+        assert "<script>" not in page and "style=" not in page and "<style" not in page
+        assert not re.search(r'(src|href)="(https?:)?//(?!localhost/)', page)

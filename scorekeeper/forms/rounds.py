@@ -108,7 +108,8 @@ class RoundForm(FlaskForm):
     sides = FieldList(FormField(SideForm))
     round_number = HiddenField()
     version = HiddenField()
-    # A fresh id per form shown: the store can tell a double tap from a second entry.
+    # A fresh id per form shown, for a store that records operations to tell a double tap from a
+    # second entry; until then the store's "already entered" refusal keeps a new round single.
     operation = HiddenField(default=lambda: uuid4().hex)
 
     def setup(self, side_names: Sequence[str]) -> RoundForm:
