@@ -19,8 +19,6 @@ from scorekeeper.forms.fields import NUMERIC, SIGNED, stripped
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, PRESETS, SETTING_KEYS, RuleSet, build_rules
 
-# -- House rules: one field per setting of the rule set ----------------------------------------
-
 
 class SettingKind(enum.Enum):
     NUMBER = "number"
@@ -31,6 +29,8 @@ class SettingKind(enum.Enum):
 
 NO_LIMIT = "no-limit"  # the form's word for a setting left at None
 YES, NO = "yes", "no"
+# rules.py checks each setting but publishes no bounds. Asking it about these small numbers tells
+# which counts a choice offers (decks, wilds in a meld) and which settings take a minus sign.
 _PROBES = range(-5, 31)
 
 SETTING_LABELS: Mapping[str, str] = {
@@ -168,7 +168,6 @@ def _house_rule(path: tuple[str, ...], hint: object) -> HouseRule:
     if hint is bool:
         return HouseRule(path, SettingKind.YES_NO, (True, False))
     if hint is int:
-        # rules.py publishes no bounds; probing tells whether a minus sign is ever needed.
         rule = HouseRule(path, SettingKind.NUMBER)
         return HouseRule(path, SettingKind.NUMBER, signed=rule.accepts(min(_PROBES)))
     if typing.get_origin(hint) is tuple:
