@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from io import BytesIO
 from itertools import accumulate
 
@@ -17,8 +17,8 @@ from scorekeeper.models import Match
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.pdf import Paper, cached_pdf, render_pdf
 from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, RuleSet, changed_settings
-from scorekeeper.rules_card import Phrase, Section, rules_card, score_lines
-from scorekeeper.scoring import round_meld_minimum
+from scorekeeper.rules_card import Phrase, Section, points_text, rules_card, score_lines
+from scorekeeper.scoring import Breakdown, round_meld_minimum
 from scorekeeper.store import MatchView
 from scorekeeper.validation import MAX_PLAYERS
 
@@ -32,6 +32,7 @@ BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers when no side is name
 POCKET_CARDS_PER_PAGE = 4
 SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
 MAX_FILE_NAME = 80
+BREAKDOWN = tuple(f.name for f in fields(Breakdown))
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,25 @@ class PrintedRules:
 
 @dataclass(frozen=True)
 class SheetRound:
+    """A round block of a score sheet; a played round has each side's points on every row."""
+
     number: int
     meld_minimum: int | None  # None where it goes by each side's running score
+    # Row key (a `Breakdown` field, "meld_minimum", "total" or "running") -> points per side.
+    points: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+def played_rounds(view: MatchView) -> list[SheetRound]:
+    """Return the match's rounds as filled sheet blocks, in order."""
+    blocks = []
+    for scored, running in zip(view.rounds, view.standings.running_totals, strict=True):
+        sides = scored.score.sides
+        points = {key: tuple(side.breakdown.as_dict()[key] for side in sides) for key in BREAKDOWN}
+        points["meld_minimum"] = tuple(side.meld_minimum for side in sides)
+        points["total"] = tuple(side.score for side in sides)
+        points["running"] = running
+        blocks.append(SheetRound(scored.number, scored.score.meld_minimum, points))
+    return blocks
 
 
 @bp.app_template_filter("phrase")
@@ -67,6 +85,12 @@ def two_columns(sections: Sequence[Section]) -> tuple[Sequence[Section], Sequenc
     half = sum(heights) / 2
     split = next(i for i, height in enumerate(accumulate(heights), start=1) if height >= half)
     return sections[:split], sections[split:]
+
+
+@bp.app_template_filter("points")
+def points_filter(points: int) -> str:
+    """Return points in the request's language, a negative one with a true minus sign."""
+    return points_text(points, format_decimal)
 
 
 @bp.app_template_global()
@@ -161,6 +185,8 @@ def report_html(view: MatchView, printed: PrintedRules, paper: Paper) -> str:
         view=view,
         printed=printed,
         card=rules_card(printed.preset, printed.rules),
+        lines=score_lines(view.rules),
+        rounds=played_rounds(view),
         chart=chart,
         date=format_date(view.match.created_at, "long"),
         paper=paper,

@@ -63,11 +63,16 @@ def _shown(value: object, translate: Callable[[str], str], number: Callable[[int
     if isinstance(value, Term):
         return translate(value)
     if isinstance(value, Signed):
-        sign = "+" if value.points > 0 else MINUS_SIGN if value.points < 0 else ""
-        return sign + number(abs(value.points))
+        return points_text(value.points, number, plus=True)
     if isinstance(value, int):
         return number(value)
     return str(value)
+
+
+def points_text(points: int, number: Callable[[int], str] = str, *, plus: bool = False) -> str:
+    """Return points with a true minus sign when negative, and a plus if asked when positive."""
+    sign = MINUS_SIGN if points < 0 else "+" if plus and points > 0 else ""
+    return sign + number(abs(points))
 
 
 def say(template: str, **params: object) -> Phrase:

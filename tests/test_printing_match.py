@@ -82,9 +82,12 @@ def test_the_report_prints_every_round_the_totals_and_the_winner(
     client: FlaskClient, finished_match: StoredMatch
 ) -> None:
     text = text_of(fetch_pdf(client, f"/m/{finished_match.public_id}/report.pdf"))
-    assert text.count("2,665") >= 4 and text.count("825") >= 4
-    assert "Books 1,600" in text and "Going out 200" in text
-    assert "Total 10,660" in text and "3,300" in text
+    assert text.count("Round total 2,665 825") == 4
+    for line in ("Books 1,600 500", "Melded cards 765 310", "Red threes 100 100"):
+        assert text.count(line) == 4
+    assert text.count("Going out 200 0") == 4 and text.count("Left over 0 \u221285") == 4
+    assert "Round 3 meld minimum 120" in text
+    assert "Running total 10,660 3,300" in text
     assert "Winner: Us, with 10,660 points." in text
 
 
@@ -94,6 +97,16 @@ def test_the_report_prints_the_house_rules_in_short(
     text = text_of(fetch_pdf(client, f"/m/{finished_match.public_id}/report.pdf"))
     assert "Standard preset with 1 house rule" in text
     assert "Going-out bonus +200" in text
+
+
+def test_a_by_score_report_prints_each_sides_minimum_of_each_round(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    stored = create_match(overrides={"meld_minimum_mode": "by_score"})
+    play_rounds(stored, [(WENT_OUT, STAYED_IN)] * 2)
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf"))
+    assert "Round 1 meld minimum by running score Meld minimum 50 50" in text
+    assert "Round 2 meld minimum by running score Meld minimum 90 50" in text
 
 
 def test_the_report_of_a_draw_says_so(

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules import PRESETS, RuleSet, build_rules
-from scorekeeper.rules_card import Line, Phrase, RulesCard, Signed, rules_card, say, score_lines
+from scorekeeper.rules_card import (
+    Line,
+    Phrase,
+    RulesCard,
+    Signed,
+    points_text,
+    rules_card,
+    say,
+    score_lines,
+)
 
 
 def text(phrase: Phrase | None) -> str:
@@ -115,6 +124,11 @@ def test_the_pocket_card_keeps_the_numbers_and_drops_the_notes() -> None:
 )
 def test_signed_points_show_a_plus_or_a_true_minus(value: Signed, shown: str) -> None:
     assert say("%(points)s", points=value).text(str) == shown
+
+
+@pytest.mark.parametrize(("points", "shown"), [(85, "85"), (-85, "\u221285"), (0, "0")])
+def test_plain_points_show_only_a_minus(points: int, shown: str) -> None:
+    assert points_text(points) == shown
 
 
 def test_a_phrase_is_translated_before_it_is_filled() -> None:
