@@ -31,6 +31,10 @@ test: $(VENV)/.installed-test system-test
 		echo "PostgreSQL at 127.0.0.1:5432 not reachable: the PostgreSQL run is skipped"; \
 	fi
 
+# Each PDF's warm render time as a multiple of a plain table's, measured in the same run.
+bench: $(VENV)/.installed system-run
+	$(BIN)/python bench/pdf_bench.py
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check --fix scorekeeper tests
 	$(BIN)/ruff format scorekeeper tests
