@@ -18,7 +18,7 @@ from scorekeeper.rules import RuleSet, build_rules
 from scorekeeper.scoring import Breakdown
 
 if TYPE_CHECKING:
-    from scorekeeper.store.rounds import MatchView
+    from scorekeeper.store.scores import MatchView
 
 FORMAT = "scorekeeper-match"
 FORMAT_VERSION = 1

@@ -57,6 +57,9 @@ class Match(db.Model):
     edit_token_hash: Mapped[str] = mapped_column(String(64))
     language: Mapped[str | None] = mapped_column(String(35))
     version: Mapped[int] = mapped_column(default=1)
+    # The highest version any deleted round of this match reached: a round entered later starts
+    # above it, so that an old ETag never matches a new round of the same number.
+    round_version_floor: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
 
@@ -135,3 +138,27 @@ class Entry(db.Model):
 
     round: Mapped[Round] = relationship(back_populates="entries")
     side: Mapped[Side] = relationship()
+
+
+class Operation(db.Model):
+    """A change applied under an operation id, kept a while so that a repeat applies nothing.
+
+    `entry` holds the round as the change stored it (running scores included), so that a repeat
+    answers exactly as the first request did, whatever happened to the round since.
+    """
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    round_number: Mapped[int]
+    round_version: Mapped[int | None]
+    entry: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now, index=True)
+
+
+class GuessWindow(db.Model):
+    """How many requests for a match one client got wrong within one window of time."""
+
+    window_start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    client: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(default=0)

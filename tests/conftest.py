@@ -18,7 +18,7 @@ from sqlalchemy import Engine, NullPool, create_engine, make_url
 
 from scorekeeper import create_app, store
 from scorekeeper.database import normalise_database_url
-from scorekeeper.models import db
+from scorekeeper.models import Match, db
 from scorekeeper.rules import build_rules
 
 
@@ -116,3 +116,26 @@ def create_match(app: Flask) -> CreateMatch:
             return StoredMatch(created.match.public_id, created.edit_token)
 
     return create
+
+
+Stored = Callable[..., Match]
+
+
+@pytest.fixture
+def in_app(app: Flask) -> Iterator[None]:
+    """Run the test inside the app's context, where the store works."""
+    with app.app_context():
+        yield
+
+
+@pytest.fixture
+def stored(in_app: None, create_match: CreateMatch) -> Stored:
+    """Return a factory that stores a match and returns it loaded in this test's session."""
+
+    def load(**options: object) -> Match:
+        match = store.get_match(create_match(**options).public_id)
+        assert match is not None
+        db.session.rollback()  # end the read: its snapshot would hide a match stored later
+        return match
+
+    return load

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 import pytest
-from flask import Flask
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import store
@@ -19,12 +17,6 @@ if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it 
     from conftest import CreateMatch
 
 ROUND_ONE = RoundEntry(1, (SideEntry(melded=60), SideEntry(melded=50)))
-
-
-@pytest.fixture
-def in_app(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
 
 
 def stored_match(create_match: CreateMatch) -> Match:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -19,36 +18,16 @@ from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS, build_rules
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch
+    from conftest import CreateMatch, Stored
 
 # RULES.md section 3, worked example: 2565 and 825 points.
 WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
 STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 PAIRS = [store.SideSpec("Us", ("Ann", "Bob")), store.SideSpec("Them", ("Cy", "Di"))]
-Stored = Callable[..., Match]
 
 
 def round_of(number: int, *sides: SideEntry) -> RoundEntry:
     return RoundEntry(number, sides)
-
-
-@pytest.fixture
-def in_app(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
-
-
-@pytest.fixture
-def stored(in_app: None, create_match: CreateMatch) -> Stored:
-    """Return a factory that stores a match and returns it loaded in this test's session."""
-
-    def load(**options: object) -> Match:
-        match = store.get_match(create_match(**options).public_id)
-        assert match is not None
-        db.session.rollback()  # end the read: its snapshot would hide a match stored later
-        return match
-
-    return load
 
 
 def count(model: type[db.Model]) -> int:
@@ -322,6 +301,44 @@ def test_deleting_a_round_deletes_its_entries_and_bumps_the_match(stored: Stored
     assert (count(Round), count(Entry)) == (0, 0)
     assert match.version == 3
     assert store.match_view(match).next_round == 1
+
+
+def test_a_round_entered_again_after_a_deletion_never_reuses_a_version(stored: Stored) -> None:
+    match = stored()
+    versions = []
+    for _ in range(3):
+        versions.append(store.add_round(match, round_of(1, WENT_OUT, STAYED_IN)).version)
+        replaced = store.replace_round(
+            match, 1, round_of(1, STAYED_IN, WENT_OUT), version=versions[-1]
+        )
+        versions.append(replaced.version)
+        store.delete_round(match, 1, version=replaced.version)
+
+    assert versions == [1, 2, 3, 4, 5, 6]
+
+
+def test_an_old_version_does_not_open_a_round_entered_again(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+    store.delete_round(match, 1, version=1)
+    store.add_round(match, round_of(1, STAYED_IN, WENT_OUT))
+
+    with pytest.raises(store.StaleVersion) as stale:
+        store.replace_round(match, 1, round_of(1, WENT_OUT, STAYED_IN), version=1)
+
+    assert stale.value.current.version == 2
+    assert store.match_view(match).standings.totals == (825, 2565)
+
+
+def test_a_round_entered_after_any_deletion_starts_above_the_deleted_versions(
+    stored: Stored,
+) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+    store.replace_round(match, 1, round_of(1, STAYED_IN, WENT_OUT), version=1)
+    store.delete_round(match, 1, version=2)
+
+    assert store.add_round(match, round_of(2, WENT_OUT, STAYED_IN)).version == 3
 
 
 def test_a_stale_delete_keeps_the_round(stored: Stored) -> None:

@@ -8,28 +8,29 @@ from scorekeeper.store.matches import (
     SideSpec,
     create_match,
     get_match,
+    match_version,
     player_count,
+    rotate_token,
     rules_of,
     side_names,
     side_specs,
     token_opens,
 )
+from scorekeeper.store.operations import OperationIdRefused
 from scorekeeper.store.rounds import (
-    MatchView,
     RoundNotFound,
-    ScoredRound,
     StaleVersion,
     add_round,
     delete_round,
-    match_view,
     replace_round,
-    running_scores_before,
 )
+from scorekeeper.store.scores import MatchView, ScoredRound, match_view, running_scores_before
 from scorekeeper.store.transfer import export_match, import_match, match_csv
 
 __all__ = [
     "CreatedMatch",
     "MatchView",
+    "OperationIdRefused",
     "RoundNotFound",
     "ScoredRound",
     "SideSpec",
@@ -41,9 +42,11 @@ __all__ = [
     "get_match",
     "import_match",
     "match_csv",
+    "match_version",
     "match_view",
     "player_count",
     "replace_round",
+    "rotate_token",
     "rules_of",
     "running_scores_before",
     "side_names",

@@ -132,9 +132,22 @@ def get_match(public_id: str) -> Match | None:
     )
 
 
+def match_version(public_id: str) -> int | None:
+    """Return the version of the match with this id, reading nothing else; None if there is none."""
+    return db.session.scalar(db.select(Match.version).filter_by(public_id=public_id))
+
+
 def token_opens(match: Match, token: str | None) -> bool:
     """Return whether `token` is the match's edit token, comparing digests in constant time."""
     return token is not None and hmac.compare_digest(_digest(token), match.edit_token_hash)
+
+
+def rotate_token(match: Match) -> str:
+    """Give the match a new edit token and return it, this once; the old one stops opening it."""
+    token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    with write_transaction():
+        match.edit_token_hash = _digest(token)
+    return token
 
 
 def _digest(token: str) -> str:

@@ -12,14 +12,8 @@ from scorekeeper.models import Match, db
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import RuleSet
 from scorekeeper.store.matches import CreatedMatch, new_match, side_specs
-from scorekeeper.store.rounds import (
-    ImpossibleRound,
-    ScoredRound,
-    entry_for_match,
-    match_view,
-    new_round_row,
-    scored_rounds,
-)
+from scorekeeper.store.rounds import entry_for_match, new_round_row
+from scorekeeper.store.scores import ImpossibleRound, ScoredRound, match_view, scored_rounds
 
 
 def export_match(match: Match) -> dict[str, Any]:
@@ -43,7 +37,7 @@ def import_match(data: Mapping[str, Any]) -> CreatedMatch:
     match.language = document.language
     rounds = _imported_rounds(match, document.rules, document.rounds)
     with write_transaction():
-        match.rounds = [new_round_row(match, scored.entry) for scored in rounds]
+        match.rounds = [new_round_row(match, scored) for scored in rounds]
         db.session.add(match)
     return created
 

@@ -1,0 +1,147 @@
+"""Changes applied once: a repeated operation id changes nothing and answers as the first did.
+
+A round form carries an operation id per rendering, an API request its Idempotency-Key. A change
+made under one leaves a row behind (its match, kind and round, and the round as it stored it),
+so that a double tap or a retried request finds the row and changes nothing. Between two
+requests that carry one id at once, the id's uniqueness in the database decides: the loser
+undoes its work and answers with the winner's result.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.entries import RoundEntry
+from scorekeeper.exports import side_entry_json
+from scorekeeper.models import Match, Operation, db, utc_now
+from scorekeeper.payloads import parse_round
+from scorekeeper.problems import N_, Problem, ProblemsError
+from scorekeeper.scoring import score_round
+from scorekeeper.store.matches import rules_of
+from scorekeeper.store.scores import ScoredRound
+
+MAX_OPERATION_ID_LENGTH = 64
+# Double taps and retries come within minutes; a form left open for days is stale anyway.
+KEEP_OPERATIONS = timedelta(days=2)
+
+Result = TypeVar("Result")
+
+
+class ChangeKind(enum.StrEnum):
+    ADD = "add"
+    REPLACE = "replace"
+    DELETE = "delete"
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change to one round of a match, made under an operation id or without one."""
+
+    match: Match
+    kind: ChangeKind
+    round_number: int
+    operation_id: str | None
+
+
+class OperationIdRefused(ProblemsError):
+    """The operation id is malformed, or it was used for another change."""
+
+
+def once(
+    change: Change, apply: Callable[[], Result], replay: Callable[[Operation], Result]
+) -> Result:
+    """Apply the change, unless its operation id was applied before: then replay that result.
+
+    Runs inside the write transaction that holds the match; `apply` calls `record`.
+    """
+    if change.operation_id is None:
+        return apply()
+    _check_id(change.operation_id)
+    _forget_old_operations()
+    if (applied := _applied(change)) is not None:
+        return replay(applied)
+    try:
+        with db.session.begin_nested():  # when a twin request committed first, undo this work
+            return apply()
+    except IntegrityError:
+        if (applied := _applied(change)) is None:
+            raise
+        return replay(applied)
+
+
+def record(change: Change, scored: ScoredRound | None) -> None:
+    """Keep what the change stored (None for a deletion) under its operation id, if any."""
+    if change.operation_id is None:
+        return
+    db.session.add(
+        Operation(
+            id=change.operation_id,
+            match_id=change.match.id,
+            kind=change.kind,
+            round_number=change.round_number,
+            round_version=None if scored is None else scored.version,
+            entry=None if scored is None else _entry_json(scored.entry),
+        )
+    )
+
+
+def replayed_round(match: Match, operation: Operation) -> ScoredRound:
+    """Return the round as the operation stored it, scored again under the match's rules."""
+    assert operation.entry is not None and operation.round_version is not None, "not a deletion"
+    entry = parse_round(operation.entry)
+    score = score_round(rules_of(match), entry)
+    return ScoredRound(operation.round_number, operation.round_version, entry, score)
+
+
+def _entry_json(entry: RoundEntry) -> dict[str, Any]:
+    """Return the entry as `parse_round` reads it back, running scores and all."""
+    return {
+        "round": entry.round_number,
+        "players": entry.players,
+        "sides": [
+            {**side_entry_json(side), "running_score": side.running_score} for side in entry.sides
+        ],
+    }
+
+
+def _check_id(operation_id: str) -> None:
+    if 0 < len(operation_id) <= MAX_OPERATION_ID_LENGTH and _printable_ascii(operation_id):
+        return
+    template = N_("%(field)s must be 1 to %(most)s printable ASCII characters, such as a UUID.")
+    params = {"field": "operation_id", "most": MAX_OPERATION_ID_LENGTH}
+    raise OperationIdRefused([Problem("operation_id", template, params)])
+
+
+def _printable_ascii(text: str) -> bool:
+    return text.isascii() and text.isprintable()
+
+
+def _applied(change: Change) -> Operation | None:
+    """Return the operation stored under the change's id, refusing one of another change."""
+    applied = db.session.get(Operation, change.operation_id)
+    if applied is None:
+        return None
+    if (applied.match_id, applied.kind, applied.round_number) != (
+        change.match.id,
+        change.kind,
+        change.round_number,
+    ):
+        template = N_("%(field)s was already used for another change: send a new one each time.")
+        problem = Problem("operation_id", template, {"field": "operation_id"})
+        raise OperationIdRefused([problem])
+    return applied
+
+
+def _forget_old_operations() -> None:
+    # One indexed range delete per write, which mostly deletes nothing.
+    cutoff = utc_now() - KEEP_OPERATIONS
+    db.session.execute(
+        db.delete(Operation).where(Operation.created_at < cutoff),
+        execution_options={"synchronize_session": False},
+    )

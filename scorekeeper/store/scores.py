@@ -1,0 +1,141 @@
+"""Reading rounds: every stored round of a match scored in order through the domain.
+
+Every score comes from the domain; this module fills in what the domain needs from the match:
+side names, the player count and each side's running score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.models import Entry, Match, Round
+from scorekeeper.problems import Problem, ProblemsError
+from scorekeeper.rules import RuleSet
+from scorekeeper.scoring import RoundScore, Standings, score_round, standings
+from scorekeeper.store.matches import player_count, rules_of, side_names
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """A stored round: its entry as the domain sees it (running scores filled in) and its score."""
+
+    number: int
+    version: int
+    entry: RoundEntry
+    score: RoundScore
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """Everything a standings page, the API or a PDF shows of a match."""
+
+    match: Match
+    rules: RuleSet
+    side_names: tuple[str, ...]
+    rounds: tuple[ScoredRound, ...]
+    standings: Standings
+    next_round: int | None
+
+
+class ImpossibleRound(ProblemsError):
+    """A stored or new round the domain refuses, given the rounds before it."""
+
+    def __init__(self, round_number: int, problems: list[Problem]) -> None:
+        super().__init__(problems)
+        self.round_number = round_number
+
+
+# Rounds about to be scored: each one's version and entry, by round number.
+Drafts = dict[int, tuple[int, RoundEntry]]
+
+
+def match_view(match: Match) -> MatchView:
+    """Return the match with every round scored in order, and its standings."""
+    rules = rules_of(match)
+    rounds = scored_rounds(rules, stored_drafts(match))
+    scores = [tuple(side.score for side in scored.score.sides) for scored in rounds]
+    entered = {scored.number for scored in rounds}
+    return MatchView(
+        match=match,
+        rules=rules,
+        side_names=side_names(match),
+        rounds=rounds,
+        standings=standings(rules, side_names(match), scores),
+        next_round=next((n for n in range(1, rules.rounds + 1) if n not in entered), None),
+    )
+
+
+def running_scores_before(match: Match, round_number: int) -> tuple[int, ...]:
+    """Return each side's total over the stored rounds before `round_number`."""
+    totals = (0,) * len(match.sides)
+    for scored in match_view(match).rounds:
+        if scored.number < round_number:
+            totals = _plus(totals, scored.score)
+    return totals
+
+
+def scored_rounds(rules: RuleSet, drafts: Drafts) -> tuple[ScoredRound, ...]:
+    """Score the rounds in order, each side's running score the sum of its earlier rounds.
+
+    Raises `ImpossibleRound` for the first round the domain refuses.
+    """
+    totals: tuple[int, ...] | None = None
+    rounds = []
+    for number in sorted(drafts):
+        version, entry = drafts[number]
+        totals = totals or (0,) * len(entry.sides)
+        entry = replace(
+            entry,
+            sides=tuple(
+                replace(side, running_score=total)
+                for side, total in zip(entry.sides, totals, strict=True)
+            ),
+        )
+        try:
+            score = score_round(rules, entry)
+        except ProblemsError as error:
+            raise ImpossibleRound(number, error.problems) from None
+        rounds.append(ScoredRound(number=number, version=version, entry=entry, score=score))
+        totals = _plus(totals, score)
+    return tuple(rounds)
+
+
+def numbered(rounds: Sequence[ScoredRound], number: int) -> ScoredRound:
+    """Return round `number` of scored rounds that hold it."""
+    return next(scored for scored in rounds if scored.number == number)
+
+
+def _plus(totals: tuple[int, ...], score: RoundScore) -> tuple[int, ...]:
+    return tuple(total + side.score for total, side in zip(totals, score.sides, strict=True))
+
+
+def stored_drafts(match: Match) -> Drafts:
+    """Return the match's stored rounds, ready to be scored."""
+    return {row.number: (row.version, _stored_entry(match, row)) for row in match.rounds}
+
+
+def _stored_entry(match: Match, row: Round) -> RoundEntry:
+    by_side = {entry.side_id: entry for entry in row.entries}
+    sides = tuple(_side_entry(by_side[side.id], side.name) for side in match.sides)
+    return RoundEntry(round_number=row.number, sides=sides, players=player_count(match))
+
+
+def _side_entry(entry: Entry, name: str) -> SideEntry:
+    return SideEntry(
+        name=name,
+        clean_books=entry.clean_books,
+        dirty_books=entry.dirty_books,
+        wild_books=entry.wild_books,
+        melded=_cards(entry.melded_points, entry.melded_counts),
+        red_threes=entry.red_threes,
+        red_threes_held=entry.red_threes_held,
+        went_out=entry.went_out,
+        leftover=_cards(entry.leftover_points, entry.leftover_counts),
+        deal_bonus=entry.deal_bonus,
+    )
+
+
+def _cards(points: int | None, counts: Mapping[str, int] | None) -> int | CardCounts:
+    return CardCounts.from_mapping(counts) if counts is not None else points or 0
