@@ -17,6 +17,7 @@ from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS
 from scorekeeper.scoring import RoundScore, score_round
 
+API_PATHS = "/api/"
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # the API takes no cookies for authority: a bearer token or nothing
 
@@ -36,10 +37,19 @@ def _bad_body(_error: BadRequestBody) -> tuple[Response, int]:
     return jsonify(errors=[{"side": None, "field": "body", "message": message}]), 400
 
 
-@bp.errorhandler(HTTPException)
-def _http_error(error: HTTPException) -> tuple[Response, int]:
-    errors = [{"side": None, "field": None, "message": error.description}]
-    return jsonify(errors=errors), error.code or 500
+@bp.errorhandler(HTTPException)  # before any error page the app may have for the same code
+@bp.app_errorhandler(HTTPException)  # routing errors, which no blueprint sees
+def _http_error(error: HTTPException) -> HTTPException | Response:
+    """Answer an HTTP error under /api/ as the JSON error list, with its headers (Allow,
+    Retry-After...): an unknown path or method too. Other paths keep their own error pages."""
+    if not request.path.startswith(API_PATHS):
+        return error
+    response = jsonify(errors=[{"side": None, "field": None, "message": error.description}])
+    response.status_code = error.code or 500
+    response.headers.extend(
+        (name, value) for name, value in error.get_headers() if name != "Content-Type"
+    )
+    return response
 
 
 def json_body() -> dict[str, Any]:

@@ -2,14 +2,16 @@
 
 Reading needs only the match's unguessable id; changing it needs its edit token as a bearer
 token. Rounds carry a version as their ETag, and changes must name it in If-Match, so that two
-phones at one table cannot overwrite each other's entries unknowingly.
+phones at one table cannot overwrite each other's entries unknowingly. A change sent with an
+Idempotency-Key applies once, however often it is retried.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
+from typing import Any, NoReturn
 
 from flask import Response, abort, current_app, jsonify, request, send_file, url_for
 from flask_babel import gettext
@@ -19,6 +21,7 @@ from scorekeeper import store
 from scorekeeper.api import bp, json_body, round_score_json
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import ROUND_KEYS, side_entry_json, side_setup_problems, unknown_keys
+from scorekeeper.i18n import problem_dict
 from scorekeeper.models import Match
 from scorekeeper.payloads import parse_round, parse_rules
 from scorekeeper.problems import N_, Problem, ProblemsError
@@ -26,6 +29,7 @@ from scorekeeper.rules import DEFAULT_PRESET
 from scorekeeper.store import CreatedMatch, MatchView, ScoredRound
 
 CREATE_KEYS = ("name", "rules", "sides")
+IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
 def _errors(message: str, field: str | None = None) -> Response:
@@ -50,6 +54,16 @@ def _stale(error: store.StaleVersion) -> tuple[Response, int]:
 def _round_not_found(error: store.RoundNotFound) -> tuple[Response, int]:
     message = gettext("This match has no round %(round)s.", round=error.args[0])
     return _errors(message, "round"), 404
+
+
+@bp.errorhandler(store.OperationIdRefused)
+def _operation_id_refused(error: store.OperationIdRefused) -> tuple[Response, int]:
+    # The store names its keyword; the client sent a header.
+    problems = [
+        replace(problem, field=IDEMPOTENCY_KEY, params={**problem.params, "field": IDEMPOTENCY_KEY})
+        for problem in error.problems
+    ]
+    return jsonify(errors=[problem_dict(problem) for problem in problems]), 422
 
 
 @bp.errorhandler(Unauthorized)
@@ -93,26 +107,46 @@ def _created(created: CreatedMatch) -> tuple[Response, int, dict[str, str]]:
     body = {
         "id": public_id,
         "edit_token": created.edit_token,
-        "edit_url": url_for(
-            "matches.edit", public_id=public_id, token=created.edit_token, _external=True
-        ),
+        "edit_url": _edit_url(public_id, created.edit_token),
         "view_url": url_for("matches.view", public_id=public_id, _external=True),
     }
     location = url_for("api.get_match", public_id=public_id, _external=True)
     return jsonify(body), 201, {"Location": location}
 
 
+def _edit_url(public_id: str, token: str) -> str:
+    return url_for("matches.edit", public_id=public_id, token=token, _external=True)
+
+
+@bp.post("/matches/<public_id>/token")
+def rotate_token(public_id: str) -> Response:
+    token = store.rotate_token(_editable(public_id))
+    return jsonify(edit_token=token, edit_url=_edit_url(public_id, token))
+
+
 @bp.get("/matches/<public_id>")
 def get_match(public_id: str) -> Response:
-    match = _match(public_id)
-    etag = str(match.version)
-    if request.if_none_match.contains_weak(etag):  # polling: nothing changed, nothing to score
+    version = _version_held(public_id)
+    if version is not None:
         response = Response(status=304)
     else:
+        match = _match(public_id)
+        version = match.version
         response = jsonify(match_json(store.match_view(match)))
-    response.set_etag(etag)
+    response.set_etag(str(version))
     response.cache_control.no_cache = True
     return response
+
+
+def _version_held(public_id: str) -> int | None:
+    """Return the match's version when If-None-Match holds it: a polling phone whose match did
+    not change costs one indexed read of that version, no rounds loaded and nothing scored."""
+    if not request.if_none_match:
+        return None
+    version = store.match_version(public_id)
+    if version is None:
+        _no_such_match()
+    return version if request.if_none_match.contains_weak(str(version)) else None
 
 
 def match_json(view: MatchView) -> dict[str, Any]:
@@ -153,7 +187,7 @@ def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
 @bp.post("/matches/<public_id>/rounds")
 def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
     match = _editable(public_id)
-    scored = store.add_round(match, _round_body())
+    scored = store.add_round(match, _round_body(), operation_id=_operation_id())
     location = url_for("api.get_round", public_id=public_id, number=scored.number, _external=True)
     return _round_response(scored), 201, {"Location": location}
 
@@ -172,14 +206,23 @@ def replace_round(public_id: str, number: int) -> Response:
     match = _editable(public_id)
     version = _if_match_version()
     entry = _round_body(number)
-    return _round_response(store.replace_round(match, number, entry, version=version))
+    scored = store.replace_round(
+        match, number, entry, version=version, operation_id=_operation_id()
+    )
+    return _round_response(scored)
 
 
 @bp.delete("/matches/<public_id>/rounds/<int:number>")
 def delete_round(public_id: str, number: int) -> tuple[str, int]:
     match = _editable(public_id)
-    store.delete_round(match, number, version=_if_match_version())
+    version = _if_match_version()
+    store.delete_round(match, number, version=version, operation_id=_operation_id())
     return "", 204
+
+
+def _operation_id() -> str | None:
+    """Return the request's Idempotency-Key: a retry that sends it again applies nothing."""
+    return request.headers.get(IDEMPOTENCY_KEY)
 
 
 def _round_body(number: int | None = None) -> RoundEntry:
@@ -238,8 +281,12 @@ def _download(text: str, match: Match, extension: str, mimetype: str) -> Respons
 def _match(public_id: str) -> Match:
     match = store.get_match(public_id)
     if match is None:
-        abort(404, gettext("There is no match with this id; check the link."))
+        _no_such_match()
     return match
+
+
+def _no_such_match() -> NoReturn:
+    abort(404, gettext("There is no match with this id; check the link."))
 
 
 def _editable(public_id: str) -> Match:

@@ -279,7 +279,28 @@ _TOKEN_RESPONSES = {
     "401": _json(_ref("Errors"), "No edit token was sent; nothing changed."),
     "403": _json(_ref("Errors"), "The edit token does not open this match; nothing changed."),
 }
-_NOT_FOUND = {"404": _json(_ref("Errors"), "No match has this id, or it has no such round.")}
+_IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": (
+        "A new unique value (a UUID) per change: a retry that sends it again changes nothing "
+        "and gets the first answer. Kept for two days; another change under it is refused (422)."
+    ),
+    "schema": {"type": "string", "minLength": 1, "maxLength": 64},
+}
+_LOOKUP_FAILURES = {
+    "404": _json(_ref("Errors"), "No match has this id, or it has no such round."),
+    "429": {
+        **_json(
+            _ref("Errors"),
+            "This client sent too many unknown ids or wrong tokens lately; retry later.",
+        ),
+        "headers": {
+            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
+        },
+    },
+}
 _VERSION_RESPONSES = {
     "412": _json(_ref("StaleRound"), "The round changed since it was read; here it is now."),
     "428": _json(_ref("Errors"), "If-Match with the round's ETag is missing."),
@@ -314,6 +335,13 @@ def _match_schemas() -> dict[str, Any]:
                 "view_url": {"type": "string", "format": "uri"},
             },
             ("id", "edit_token", "edit_url", "view_url"),
+        ),
+        "RotatedToken": _object(
+            {
+                "edit_token": {"type": "string", "description": "Shown once: keep it."},
+                "edit_url": {"type": "string", "format": "uri"},
+            },
+            ("edit_token", "edit_url"),
         ),
         "RoundRequest": _object(
             {
@@ -454,7 +482,7 @@ def _match_paths() -> dict[str, Any]:
                         "description": "Nothing changed since the ETag sent.",
                         "headers": _ETAG,
                     },
-                    **_NOT_FOUND,
+                    **_LOOKUP_FAILURES,
                 },
             },
         },
@@ -464,12 +492,13 @@ def _match_paths() -> dict[str, Any]:
                 "operationId": "addRound",
                 "summary": "Enter a round; an impossible one is refused and nothing stored.",
                 "security": _EDIT_TOKEN,
+                "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body("RoundRequest"),
                 "responses": {
                     "201": {**_json(_ref("StoredRound"), "The scored round."), "headers": _ETAG},
                     **ERROR_RESPONSES,
                     **_TOKEN_RESPONSES,
-                    **_NOT_FOUND,
+                    **_LOOKUP_FAILURES,
                 },
             },
         },
@@ -480,14 +509,14 @@ def _match_paths() -> dict[str, Any]:
                 "summary": "One scored round with its version.",
                 "responses": {
                     "200": {**_json(_ref("StoredRound"), "The scored round."), "headers": _ETAG},
-                    **_NOT_FOUND,
+                    **_LOOKUP_FAILURES,
                 },
             },
             "put": {
                 "operationId": "replaceRound",
                 "summary": "Replace a round as last read (If-Match).",
                 "security": _EDIT_TOKEN,
-                "parameters": [_IF_MATCH],
+                "parameters": [_IF_MATCH, _IDEMPOTENCY_KEY],
                 "requestBody": _body("RoundRequest"),
                 "responses": {
                     "200": {
@@ -496,7 +525,7 @@ def _match_paths() -> dict[str, Any]:
                     },
                     **ERROR_RESPONSES,
                     **_TOKEN_RESPONSES,
-                    **_NOT_FOUND,
+                    **_LOOKUP_FAILURES,
                     **_VERSION_RESPONSES,
                 },
             },
@@ -504,13 +533,26 @@ def _match_paths() -> dict[str, Any]:
                 "operationId": "deleteRound",
                 "summary": "Delete a round as last read (If-Match).",
                 "security": _EDIT_TOKEN,
-                "parameters": [_IF_MATCH],
+                "parameters": [_IF_MATCH, _IDEMPOTENCY_KEY],
                 "responses": {
                     "204": {"description": "The round is deleted."},
                     "422": ERROR_RESPONSES["422"],
                     **_TOKEN_RESPONSES,
-                    **_NOT_FOUND,
+                    **_LOOKUP_FAILURES,
                     **_VERSION_RESPONSES,
+                },
+            },
+        },
+        f"{match}/token": {
+            "parameters": [_MATCH_ID],
+            "post": {
+                "operationId": "rotateToken",
+                "summary": "Replace the edit token; links holding the old one stop working.",
+                "security": _EDIT_TOKEN,
+                "responses": {
+                    "200": _json(_ref("RotatedToken"), "The new edit token, shown this once."),
+                    **_TOKEN_RESPONSES,
+                    **_LOOKUP_FAILURES,
                 },
             },
         },
@@ -519,7 +561,7 @@ def _match_paths() -> dict[str, Any]:
             "get": {
                 "operationId": "exportMatch",
                 "summary": "The complete match as a JSON file that importMatch reads back.",
-                "responses": {"200": _json(_ref("MatchExport"), "The export."), **_NOT_FOUND},
+                "responses": {"200": _json(_ref("MatchExport"), "The export."), **_LOOKUP_FAILURES},
             },
         },
         f"{match}/export.csv": {
@@ -532,7 +574,7 @@ def _match_paths() -> dict[str, Any]:
                         "description": "The CSV file.",
                         "content": {"text/csv": {"schema": {"type": "string"}}},
                     },
-                    **_NOT_FOUND,
+                    **_LOOKUP_FAILURES,
                 },
             },
         },

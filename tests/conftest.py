@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
-from sqlalchemy import Engine, NullPool, create_engine, make_url
+from sqlalchemy import Engine, NullPool, create_engine, event, make_url
 
 from scorekeeper import create_app, store
 from scorekeeper.database import normalise_database_url
@@ -139,3 +139,18 @@ def stored(in_app: None, create_match: CreateMatch) -> Stored:
         return match
 
     return load
+
+
+@pytest.fixture
+def statements(app: Flask) -> Iterator[list[str]]:
+    """Return a list that collects every SQL statement the app runs from now on."""
+    with app.app_context():
+        engine = db.engine
+    seen: list[str] = []
+
+    def collect(_connection: object, _cursor: object, statement: str, *_args: object) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", collect)
+    yield seen
+    event.remove(engine, "before_cursor_execute", collect)

@@ -155,6 +155,45 @@ def test_a_match_that_cannot_be_played_is_refused_and_not_stored(
     assert stored_counts(app) == (0, 0)
 
 
+SEVEN_SIDES = [{"name": f"Side {n}", "players": [f"P{n}"]} for n in range(7)]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"sides": SEVEN_SIDES}, "sides"),
+        (
+            {"sides": [{"name": "x" * 61, "players": ["Ann"]}, CREATE_BODY["sides"][1]]},
+            "sides[0].name",
+        ),
+        (
+            {"sides": [{"name": "Us", "players": ["Ann", "y" * 61]}, CREATE_BODY["sides"][1]]},
+            "sides[0].players[1]",
+        ),
+    ],
+)
+def test_a_match_past_the_limits_of_the_game_is_refused(
+    app: Flask, client: FlaskClient, change: dict[str, Any], field: str
+) -> None:
+    response = client.post("/api/v1/matches", json={**CREATE_BODY, **change})
+
+    assert response.status_code == 422
+    assert field in error_fields(response)
+    assert stored_counts(app) == (0, 0)
+
+
+def test_a_body_larger_than_allowed_is_refused_as_json(app: Flask, client: FlaskClient) -> None:
+    padding = " " * app.config["MAX_CONTENT_LENGTH"]
+
+    response = client.post(
+        "/api/v1/matches", data=f"{{{padding}}}", content_type="application/json"
+    )
+
+    assert response.status_code == 413
+    assert response.json["errors"][0]["message"]
+    assert stored_counts(app) == (0, 0)
+
+
 def test_a_body_that_is_not_an_object_is_a_bad_request(client: FlaskClient) -> None:
     response = client.post("/api/v1/matches", json=["Friday"])
 
@@ -204,6 +243,31 @@ def test_a_match_answers_not_modified_while_nothing_changed(
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
     assert changed.json["version"] == 2
+
+
+def test_polling_an_unchanged_match_reads_its_version_alone(
+    client: FlaskClient, match: StoredMatch, enter: Send, statements: list[str]
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    url = f"/api/v1/matches/{match.public_id}"
+    etag = client.get(url).headers["ETag"]
+    statements.clear()
+
+    response = client.get(url, headers={"If-None-Match": etag})
+
+    assert response.status_code == 304
+    assert response.headers["ETag"] == etag
+    reads = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
+    assert len(reads) == 1
+    read_sql = " ".join(reads[0].replace('"', "").split())
+    assert read_sql.startswith("SELECT match.version FROM match WHERE match.public_id =")
+
+
+def test_polling_an_unknown_match_is_not_found(client: FlaskClient) -> None:
+    response = client.get("/api/v1/matches/no-such-match", headers={"If-None-Match": '"1"'})
+
+    assert response.status_code == 404
+    assert response.json["errors"][0]["message"]
 
 
 @pytest.mark.parametrize(
@@ -274,7 +338,7 @@ def test_an_impossible_round_is_refused_and_nothing_is_stored(
     assert read(client, match)["version"] == 1
 
 
-@pytest.mark.parametrize("number", [0, 5])
+@pytest.mark.parametrize("number", [0, 5])  # a standard match has 4 rounds
 def test_a_round_outside_the_match_is_refused(match: StoredMatch, enter: Send, number: int) -> None:
     response = enter(match, number, WENT_OUT, STAYED_IN)
 
@@ -546,6 +610,53 @@ def test_an_unknown_round_is_not_found(
     assert error_fields(response) == {"round"}
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "status", "allowed"),
+    [
+        ("get", "/api/v1/no-such-thing", 404, None),
+        ("get", "/api/elsewhere", 404, None),
+        ("delete", "/api/v1/matches", 405, "POST"),
+        ("patch", "/api/v1/matches/some-id/rounds/1", 405, "PUT"),
+    ],
+)
+def test_an_unknown_api_path_or_method_answers_the_json_error_list(
+    client: FlaskClient, method: str, path: str, status: int, allowed: str | None
+) -> None:
+    response = getattr(client, method)(path)
+
+    assert response.status_code == status
+    assert response.mimetype == "application/json"
+    assert response.json["errors"][0]["message"]
+    if allowed:
+        assert allowed in response.headers["Allow"]
+
+
+def test_an_unknown_page_keeps_its_html_error(client: FlaskClient) -> None:
+    response = client.get("/no-such-page")
+
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+
+
+def test_an_old_round_etag_does_not_match_the_round_entered_again(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    first = enter(match, 1, WENT_OUT, STAYED_IN)
+    url = f"/api/v1/matches/{match.public_id}/rounds/1"
+    client.delete(url, headers={**bearer(match), "If-Match": first.headers["ETag"]})
+    again = enter(match, 1, STAYED_IN, WENT_OUT)
+
+    response = client.put(
+        url,
+        json={"sides": [WENT_OUT, STAYED_IN]},
+        headers={**bearer(match), "If-Match": first.headers["ETag"]},
+    )
+
+    assert again.headers["ETag"] != first.headers["ETag"]
+    assert response.status_code == 412
+    assert read(client, match)["totals"] == [825, 2565]
+
+
 # -- Export and import ---------------------------------------------------------------------------
 
 
@@ -705,6 +816,8 @@ CALLS = [
     ("put", ROUND, 1, True, None, {"sides": [STAYED_IN, WENT_OUT]}, 428),
     ("delete", ROUND, 1, True, 1, None, 204),
     ("delete", ROUND, 1, True, 2, None, 412),
+    ("post", f"{MATCH}/token", None, True, None, None, 200),
+    ("post", f"{MATCH}/token", None, False, None, None, 401),
 ]
 
 
