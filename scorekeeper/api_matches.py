@@ -307,5 +307,6 @@ def _if_match_version() -> int:
         raise PreconditionRequired(
             gettext("Send If-Match with the round's ETag, so that no one's entry is overwritten.")
         )
-    versions = [int(tag) for tag in request.if_match.as_set() if tag.isdecimal()]
+    # Werkzeug reads an empty tag ("") as None.
+    versions = [int(tag) for tag in request.if_match.as_set() if tag and tag.isdecimal()]
     return versions[0] if versions else 0
