@@ -21,6 +21,7 @@ from scorekeeper.rules import (
 
 _INTEGER = {"type": "integer"}
 _COUNT = {"type": "integer", "minimum": 0}
+_MELD_COUNT = {"type": "integer", "description": "Below 0 makes the meld invalid."}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -141,12 +142,17 @@ def _schemas() -> dict[str, Any]:
             },
             ("round", "meld_minimum", "sides"),
         ),
+        # The checker answers any rank and count: a meld no cards can make is answered invalid.
         "Meld": _object(
             {
-                "rank": {"type": "string", "enum": list(RANKS)},
-                "naturals": _COUNT,
-                "twos": _COUNT,
-                "jokers": _COUNT,
+                "rank": {
+                    "type": "string",
+                    "examples": list(RANKS),
+                    "description": "A, K ... 4, or wild; any other rank makes the meld invalid.",
+                },
+                "naturals": _MELD_COUNT,
+                "twos": _MELD_COUNT,
+                "jokers": _MELD_COUNT,
             },
             ("rank",),
         ),
