@@ -186,7 +186,7 @@ def new_round(public_id: str, token: str) -> Page | Response:
     if not form.validate():
         return _round_page(view, form, number), 422
     try:
-        store.add_round(match, form.entry(number))
+        store.add_round(match, form.entry(number), operation_id=form.operation.data or None)
     except ProblemsError as error:
         if _is_entered(match, number):  # a double tap, or another phone was quicker
             flash(gettext("Round %(round)s was already entered: here it is.", round=number))
@@ -210,7 +210,11 @@ def edit_round(public_id: str, token: str, number: int) -> Page | Response:
         return _round_page(view, form, number, stored=stored), 422
     try:
         store.replace_round(
-            match, number, form.entry(number), version=hidden_number(form.version) or 0
+            match,
+            number,
+            form.entry(number),
+            version=hidden_number(form.version) or 0,
+            operation_id=form.operation.data or None,
         )
     except store.StaleVersion as stale:
         return _conflict_page(view, form, stale.current)
@@ -225,16 +229,25 @@ def edit_round(public_id: str, token: str, number: int) -> Page | Response:
 def delete_round(public_id: str, token: str, number: int) -> Page | Response:
     match = _editable_match(public_id, token)
     view = store.match_view(match)
-    stored = _stored_round(view, number)
     delete_form = DeleteRoundForm()
     if not delete_form.validate():
         abort(400)
     try:
-        store.delete_round(match, number, version=hidden_number(delete_form.version) or 0)
+        # A repeated operation id (a double tap) deletes nothing more, even once the round is gone.
+        store.delete_round(
+            match,
+            number,
+            version=hidden_number(delete_form.version) or 0,
+            operation_id=delete_form.operation.data or None,
+        )
+    except store.RoundNotFound:
+        abort(404)
     except store.StaleVersion as stale:
-        return _conflict_page(view, round_form(view.side_names, stale.current.entry), stale.current)
+        shown = round_form(view.side_names, stale.current.entry, from_request=False)
+        return _conflict_page(view, shown, stale.current)
     except ProblemsError as error:
-        form = round_form(view.side_names, stored.entry, version=stored.version)
+        stored = _stored_round(view, number)
+        form = round_form(view.side_names, stored.entry, from_request=False, version=stored.version)
         form.show_problems(error.problems)
         return _round_page(view, form, number, stored=stored), 422
     flash(gettext("Round %(round)s is deleted.", round=number))

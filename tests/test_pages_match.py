@@ -271,6 +271,19 @@ def test_once_every_round_is_entered_there_is_no_new_round_to_enter(
     assert "Every round of this match is entered" in match.page(match.edit)
 
 
+def test_a_double_tap_on_save_enters_the_round_once(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    tap = {"operation": "tap-1", **WORKED_EXAMPLE}
+
+    answers = [match.enter(1, tap), match.enter(1, tap)]
+
+    assert [answer.status_code for answer in answers] == [303, 303]
+    assert scores(app, match) == [(2565, 825)]
+    assert stored_rounds(app) == [(1, 1)]
+
+
 # -- Editing and deleting rounds -----------------------------------------------------------------
 
 
@@ -321,6 +334,23 @@ def test_deleting_a_round_removes_it_and_the_totals_follow(
     assert response.status_code == 303
     assert stored_rounds(app) == [(2, 1)]
     assert "Enter round 1" in match.page(match.edit)
+
+
+def test_a_double_tap_on_edit_or_delete_changes_the_round_once(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    match.enter(1)
+    edit = {"version": "1", "operation": "edit-1", **QUIET_ROUND}
+
+    edits = [match.post(match.round(1), edit), match.post(match.round(1), edit)]
+    assert [answer.status_code for answer in edits] == [303, 303]
+    assert stored_rounds(app) == [(1, 2)]
+
+    delete = {"version": "2", "operation": "delete-1"}
+    deletes = [match.client.post(f"{match.round(1)}/delete", data=delete) for _ in range(2)]
+    assert [answer.status_code for answer in deletes] == [303, 303]
+    assert stored_rounds(app) == []
 
 
 def test_deleting_a_round_changed_meanwhile_keeps_it_and_shows_it(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import uuid4
+
 from wtforms.fields import Field, HiddenField, IntegerField, StringField
 from wtforms.validators import Length, Optional
 from wtforms.widgets import TextInput
@@ -42,3 +44,9 @@ def count_field(label: str) -> IntegerField:
 def messages(field: Field) -> list[str]:
     """Return the field's own error messages; a list of fields also holds its entries' lists."""
     return [str(error) for error in field.errors if not isinstance(error, list | dict)]
+
+
+def operation_field() -> HiddenField:
+    """Return a hidden field with a fresh id per form shown, so that the store applies a change
+    once: a double tap or a resent form carries the same id and changes nothing more."""
+    return HiddenField(default=lambda: uuid4().hex)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from uuid import uuid4
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -20,7 +19,7 @@ from wtforms.fields import (
 from wtforms.validators import InputRequired
 
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
-from scorekeeper.forms.fields import add_error, count_field
+from scorekeeper.forms.fields import add_error, count_field, operation_field
 from scorekeeper.i18n import problem_message
 from scorekeeper.problems import Problem
 from scorekeeper.rules import CardKind
@@ -108,9 +107,7 @@ class RoundForm(FlaskForm):
     sides = FieldList(FormField(SideForm))
     round_number = HiddenField()
     version = HiddenField()
-    # A fresh id per form shown, for a store that records operations to tell a double tap from a
-    # second entry; until then the store's "already entered" refusal keeps a new round single.
-    operation = HiddenField(default=lambda: uuid4().hex)
+    operation = operation_field()
 
     def setup(self, side_names: Sequence[str]) -> RoundForm:
         """Give the form one sub-form and one going-out choice per side."""
@@ -150,16 +147,25 @@ class RoundForm(FlaskForm):
 
 
 def round_form(
-    side_names: Sequence[str], entry: RoundEntry | None = None, **data: object
+    side_names: Sequence[str],
+    entry: RoundEntry | None = None,
+    *,
+    from_request: bool = True,
+    **data: object,
 ) -> RoundForm:
-    """Return the round form, filled with a stored entry when one is given."""
+    """Return the round form, filled with a stored entry when one is given.
+
+    `from_request=False` shows the stored round even on a POST of another form (a deletion).
+    """
     initial: dict[str, object] = dict(data)
     if entry is not None:
         initial["sides"] = [side_data(side) for side in entry.sides]
         out = [str(index) for index, side in enumerate(entry.sides) if side.went_out]
         initial["went_out"] = out[0] if out else NOBODY
-    return RoundForm(data=initial).setup(side_names)
+    form = RoundForm(data=initial) if from_request else RoundForm(formdata=None, data=initial)
+    return form.setup(side_names)
 
 
 class DeleteRoundForm(FlaskForm):
     version = HiddenField(validators=[InputRequired()])
+    operation = operation_field()
