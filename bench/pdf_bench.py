@@ -26,6 +26,7 @@ from weasyprint.text.fonts import FontConfiguration
 from scorekeeper import create_app, pdf, printing, store
 from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.pdf import Paper
+from scorekeeper.printing import documents
 from scorekeeper.rules import PRESETS, build_rules
 
 FLOOR = Path(__file__).with_name("floor.html").read_text()
@@ -56,7 +57,7 @@ def bench_app(folder: Path) -> tuple[Flask, str]:
         return app, match.public_id
 
 
-def documents(public_id: str) -> dict[str, Render]:
+def renders(public_id: str) -> dict[str, Render]:
     """Return each PDF's uncached render, templating included, as production does it on a miss."""
     fonts = FontConfiguration()
     preset = printing.preset_rules(PRESETS["standard"])
@@ -66,12 +67,12 @@ def documents(public_id: str) -> dict[str, Render]:
     match_rules = printing.printed_match_rules(match)
     return {
         "floor (plain table)": lambda: weasyprint.HTML(string=FLOOR).write_pdf(font_config=fonts),
-        "rules card": lambda: pdf.render_pdf(printing.card_html(preset, Paper.A4)),
-        "pocket cards": lambda: pdf.render_pdf(printing.pocket_html(preset, Paper.A4)),
+        "rules card": lambda: pdf.render_pdf(documents.card_html(preset, Paper.A4)),
+        "pocket cards": lambda: pdf.render_pdf(documents.pocket_html(preset, Paper.A4)),
         "blank score sheet": lambda: pdf.render_pdf(
-            printing.sheet_html(preset, SIDES, None, Paper.A4)
+            documents.sheet_html(preset, SIDES, None, Paper.A4)
         ),
-        "match report": lambda: pdf.render_pdf(printing.report_html(view, match_rules, Paper.A4)),
+        "match report": lambda: pdf.render_pdf(documents.report_html(view, match_rules, Paper.A4)),
     }
 
 
@@ -131,7 +132,7 @@ def main() -> None:
         print(f"import weasyprint: {import_seconds():.2f} s, paid at start-up by create_app")
         print(f"font subsetter: {pdf.font_subsetter()}; {rounds} warm renders each, median\n")
         with app.test_request_context("/"):
-            medians = median_seconds(documents(public_id), rounds)
+            medians = median_seconds(renders(public_id), rounds)
         hit = cache_hit_seconds(app, "/rules/standard/sheet.pdf?paper=a4&sides=Us", rounds * 10)
     met = report(medians, hit)
     print("\nall targets met" if met else "\nsome targets missed (ratios vary by a few % per run)")

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Sequence
 from io import BytesIO
 from itertools import accumulate
 
@@ -12,14 +11,18 @@ from flask import Blueprint, Response, abort, render_template, request, send_fil
 from flask_babel import format_date, format_decimal, gettext, ngettext
 
 from scorekeeper import store
-from scorekeeper.chart import running_totals_chart
 from scorekeeper.models import Match
 from scorekeeper.payloads import MAX_NAME_LENGTH
-from scorekeeper.pdf import Paper, cached_pdf, render_pdf
-from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, RuleSet, changed_settings
-from scorekeeper.rules_card import Phrase, Section, points_text, rules_card, score_lines
-from scorekeeper.scoring import Breakdown, round_meld_minimum
-from scorekeeper.store import MatchView
+from scorekeeper.pdf import Paper, render_pdf
+from scorekeeper.printing.documents import (
+    PrintedRules,
+    card_pdf,
+    pocket_pdf,
+    report_html,
+    sheet_pdf,
+)
+from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, changed_settings
+from scorekeeper.rules_card import Phrase, Section, points_text, rules_card
 from scorekeeper.validation import MAX_PLAYERS
 
 bp = Blueprint("printing", __name__)
@@ -29,47 +32,8 @@ LETTER_REGIONS = frozenset(
     {"US", "CA", "MX", "PH", "CL", "CO", "VE", "CR", "DO", "GT", "PA", "PR", "SV", "NI"}
 )
 BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers when no side is named
-POCKET_CARDS_PER_PAGE = 4
 SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
 MAX_FILE_NAME = 80
-BREAKDOWN = tuple(f.name for f in fields(Breakdown))
-
-
-@dataclass(frozen=True)
-class PrintedRules:
-    """The rules a PDF prints, and the names it prints them under."""
-
-    preset: str
-    rules: RuleSet
-    title: str
-    subtitle: str
-
-    @property
-    def preset_name(self) -> str:
-        return gettext(PRESETS[self.preset].name)
-
-
-@dataclass(frozen=True)
-class SheetRound:
-    """A round block of a score sheet; a played round has each side's points on every row."""
-
-    number: int
-    meld_minimum: int | None  # None where it goes by each side's running score
-    # Row key (a `Breakdown` field, "meld_minimum", "total" or "running") -> points per side.
-    points: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
-
-
-def played_rounds(view: MatchView) -> list[SheetRound]:
-    """Return the match's rounds as filled sheet blocks, in order."""
-    blocks = []
-    for scored, running in zip(view.rounds, view.standings.running_totals, strict=True):
-        sides = scored.score.sides
-        points = {key: tuple(side.breakdown.as_dict()[key] for side in sides) for key in BREAKDOWN}
-        points["meld_minimum"] = tuple(side.meld_minimum for side in sides)
-        points["total"] = tuple(side.score for side in sides)
-        points["running"] = running
-        blocks.append(SheetRound(scored.number, scored.score.meld_minimum, points))
-    return blocks
 
 
 @bp.app_template_filter("phrase")
@@ -140,75 +104,6 @@ def download(pdf: bytes, title: str) -> Response:
         as_attachment=True,
         download_name=f"{words or 'scorekeeper'}.pdf",
     )
-
-
-# -- Documents ---------------------------------------------------------------------------------
-
-
-def card_html(printed: PrintedRules, paper: Paper) -> str:
-    card = rules_card(printed.preset, printed.rules)
-    return render_template("print/rules_card.html", printed=printed, card=card, paper=paper)
-
-
-def pocket_html(printed: PrintedRules, paper: Paper) -> str:
-    card = rules_card(printed.preset, printed.rules)
-    return render_template(
-        "print/pocket_cards.html",
-        printed=printed,
-        card=card,
-        paper=paper,
-        copies=POCKET_CARDS_PER_PAGE,
-    )
-
-
-def sheet_html(printed: PrintedRules, sides: Sequence[str], date: str | None, paper: Paper) -> str:
-    rules = printed.rules
-    card = rules_card(printed.preset, rules)
-    return render_template(
-        "print/score_sheet.html",
-        printed=printed,
-        card=card,
-        minimums=next(section for section in card.sections if section.key == "minimums"),
-        lines=score_lines(rules),
-        rounds=[SheetRound(n, round_meld_minimum(rules, n)) for n in range(1, rules.rounds + 1)],
-        sides=sides,
-        date=date,
-        paper=paper,
-    )
-
-
-def report_html(view: MatchView, printed: PrintedRules, paper: Paper) -> str:
-    standings = view.standings
-    chart = running_totals_chart(view.side_names, standings.running_totals, view.rules.rounds)
-    return render_template(
-        "print/match_report.html",
-        view=view,
-        printed=printed,
-        card=rules_card(printed.preset, printed.rules),
-        lines=score_lines(view.rules),
-        rounds=played_rounds(view),
-        chart=chart,
-        date=format_date(view.match.created_at, "long"),
-        paper=paper,
-    )
-
-
-def card_pdf(printed: PrintedRules, paper: Paper) -> bytes:
-    """Return the one-page rules card, rendered once per rules, names, paper and language."""
-    return cached_pdf(("card", printed, paper), lambda: card_html(printed, paper))
-
-
-def pocket_pdf(printed: PrintedRules, paper: Paper) -> bytes:
-    """Return a page of pocket rules cards to cut out, rendered once like the card."""
-    return cached_pdf(("pocket", printed, paper), lambda: pocket_html(printed, paper))
-
-
-def sheet_pdf(
-    printed: PrintedRules, sides: tuple[str, ...], date: str | None, paper: Paper
-) -> bytes:
-    """Return a blank score sheet, rendered once per rules, sides, date, paper and language."""
-    key = ("sheet", printed, sides, date, paper)
-    return cached_pdf(key, lambda: sheet_html(printed, sides, date, paper))
 
 
 # -- Rules of a preset -------------------------------------------------------------------------

@@ -1,0 +1,126 @@
+"""What each PDF holds: the rules and names it prints, and its HTML from the print templates.
+
+Rules cards, pocket cards and blank sheets depend only on their arguments and the language, so
+they are rendered once and then served from the cache; a match report follows its rounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+
+from flask import render_template
+from flask_babel import format_date, gettext
+
+from scorekeeper.chart import running_totals_chart
+from scorekeeper.pdf import Paper, cached_pdf
+from scorekeeper.rules import PRESETS, RuleSet
+from scorekeeper.rules_card import rules_card, score_lines
+from scorekeeper.scoring import Breakdown, round_meld_minimum
+from scorekeeper.store import MatchView
+
+POCKET_CARDS_PER_PAGE = 4
+BREAKDOWN = tuple(f.name for f in fields(Breakdown))
+
+
+@dataclass(frozen=True)
+class PrintedRules:
+    """The rules a PDF prints, and the names it prints them under."""
+
+    preset: str
+    rules: RuleSet
+    title: str
+    subtitle: str
+
+    @property
+    def preset_name(self) -> str:
+        return gettext(PRESETS[self.preset].name)
+
+
+@dataclass(frozen=True)
+class SheetRound:
+    """A round block of a score sheet; a played round has each side's points on every row."""
+
+    number: int
+    meld_minimum: int | None  # None where it goes by each side's running score
+    # Row key (a `Breakdown` field, "meld_minimum", "total" or "running") -> points per side.
+    points: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+def played_rounds(view: MatchView) -> list[SheetRound]:
+    """Return the match's rounds as filled sheet blocks, in order."""
+    blocks = []
+    for scored, running in zip(view.rounds, view.standings.running_totals, strict=True):
+        sides = scored.score.sides
+        points = {key: tuple(side.breakdown.as_dict()[key] for side in sides) for key in BREAKDOWN}
+        points["meld_minimum"] = tuple(side.meld_minimum for side in sides)
+        points["total"] = tuple(side.score for side in sides)
+        points["running"] = running
+        blocks.append(SheetRound(scored.number, scored.score.meld_minimum, points))
+    return blocks
+
+
+def card_html(printed: PrintedRules, paper: Paper) -> str:
+    card = rules_card(printed.preset, printed.rules)
+    return render_template("print/rules_card.html", printed=printed, card=card, paper=paper)
+
+
+def pocket_html(printed: PrintedRules, paper: Paper) -> str:
+    card = rules_card(printed.preset, printed.rules)
+    return render_template(
+        "print/pocket_cards.html",
+        printed=printed,
+        card=card,
+        paper=paper,
+        copies=POCKET_CARDS_PER_PAGE,
+    )
+
+
+def sheet_html(printed: PrintedRules, sides: Sequence[str], date: str | None, paper: Paper) -> str:
+    rules = printed.rules
+    card = rules_card(printed.preset, rules)
+    return render_template(
+        "print/score_sheet.html",
+        printed=printed,
+        card=card,
+        minimums=next(section for section in card.sections if section.key == "minimums"),
+        lines=score_lines(rules),
+        rounds=[SheetRound(n, round_meld_minimum(rules, n)) for n in range(1, rules.rounds + 1)],
+        sides=sides,
+        date=date,
+        paper=paper,
+    )
+
+
+def report_html(view: MatchView, printed: PrintedRules, paper: Paper) -> str:
+    standings = view.standings
+    chart = running_totals_chart(view.side_names, standings.running_totals, view.rules.rounds)
+    return render_template(
+        "print/match_report.html",
+        view=view,
+        printed=printed,
+        card=rules_card(printed.preset, printed.rules),
+        lines=score_lines(view.rules),
+        rounds=played_rounds(view),
+        chart=chart,
+        date=format_date(view.match.created_at, "long"),
+        paper=paper,
+    )
+
+
+def card_pdf(printed: PrintedRules, paper: Paper) -> bytes:
+    """Return the one-page rules card, rendered once per rules, names, paper and language."""
+    return cached_pdf(("card", printed, paper), lambda: card_html(printed, paper))
+
+
+def pocket_pdf(printed: PrintedRules, paper: Paper) -> bytes:
+    """Return a page of pocket rules cards to cut out, rendered once like the card."""
+    return cached_pdf(("pocket", printed, paper), lambda: pocket_html(printed, paper))
+
+
+def sheet_pdf(
+    printed: PrintedRules, sides: tuple[str, ...], date: str | None, paper: Paper
+) -> bytes:
+    """Return a blank score sheet, rendered once per rules, sides, date, paper and language."""
+    key = ("sheet", printed, sides, date, paper)
+    return cached_pdf(key, lambda: sheet_html(printed, sides, date, paper))
