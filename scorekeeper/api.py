@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.exports import unknown_keys
 from scorekeeper.extensions import csrf
 from scorekeeper.i18n import problem_dict
 from scorekeeper.melds import MeldCheck, check_melds
@@ -18,6 +19,8 @@ from scorekeeper.rules import PRESETS
 from scorekeeper.scoring import RoundScore, score_round
 
 API_PATHS = "/api/"
+SCORE_KEYS = ("rules", "round", "players", "sides")
+MELD_CHECK_KEYS = ("rules", "round", "running_score", "melds")
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # the API takes no cookies for authority: a bearer token or nothing
 
@@ -52,14 +55,17 @@ def _http_error(error: HTTPException) -> HTTPException | Response:
     return response
 
 
-def json_body() -> dict[str, Any]:
-    """Return the request's JSON object, or raise `BadRequestBody`."""
+def json_body(known: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """Return the request's JSON object, or raise `BadRequestBody`; with `known`, raise
+    `ProblemsError` for any other key, as the OpenAPI document forbids them."""
     try:
         body = request.get_json(silent=True)
     except RecursionError:  # nested too deep for the parser: as unreadable as broken JSON
         body = None
     if not isinstance(body, dict):
         raise BadRequestBody
+    if known is not None and (problems := unknown_keys(body, known)):
+        raise ProblemsError(problems)
     return body
 
 
@@ -80,7 +86,7 @@ def presets() -> Response:
 
 @bp.post("/score")
 def score() -> Response:
-    body = json_body()
+    body = json_body(SCORE_KEYS)
     rules = parse_rules(body.get("rules"))
     return jsonify(round_score_json(score_round(rules, parse_round(body))))
 
@@ -104,7 +110,7 @@ def round_score_json(result: RoundScore) -> dict[str, Any]:
 
 @bp.post("/meld-check")
 def meld_check() -> Response:
-    body = json_body()
+    body = json_body(MELD_CHECK_KEYS)
     rules = parse_rules(body.get("rules"))
     round_number = optional_integer(body, "round", default=1)
     running_score = optional_integer(body, "running_score", default=0)

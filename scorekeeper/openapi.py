@@ -28,6 +28,10 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+# Rules left out, or null, are the default preset's.
+_RULES = {"oneOf": [_ref("Rules"), {"type": "null"}]}
+
+
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -95,7 +99,7 @@ def _schemas() -> dict[str, Any]:
             {
                 "preset": {"type": "string", "enum": list(PRESETS)},
                 "overrides": {
-                    "type": "object",
+                    "type": ["object", "null"],
                     "description": "Settings of RULES.md section 5 that differ from the preset.",
                     "propertyNames": {"enum": list(SETTING_KEYS)},
                 },
@@ -117,7 +121,7 @@ def _schemas() -> dict[str, Any]:
         "Side": _object(side_properties),
         "ScoreRequest": _object(
             {
-                "rules": _ref("Rules"),
+                "rules": _RULES,
                 "round": {"type": "integer", "minimum": 1},
                 "players": {"type": "integer", "minimum": 1, "maximum": 6},
                 "sides": {"type": "array", "items": _ref("Side"), "minItems": 1, "maxItems": 6},
@@ -158,7 +162,7 @@ def _schemas() -> dict[str, Any]:
         ),
         "MeldCheckRequest": _object(
             {
-                "rules": _ref("Rules"),
+                "rules": _RULES,
                 "round": {"type": "integer", "minimum": 1},
                 "running_score": _INTEGER,
                 "melds": {"type": "array", "items": _ref("Meld"), "minItems": 1},
@@ -323,7 +327,7 @@ def _match_schemas() -> dict[str, Any]:
         "CreateMatchRequest": _object(
             {
                 "name": _NAME,
-                "rules": _ref("Rules"),
+                "rules": _RULES,
                 "sides": {
                     "type": "array",
                     "items": _ref("SideSetup"),
