@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import logging
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -125,6 +127,18 @@ def test_renders_reuse_the_apps_font_configuration(
         pdf.render_pdf("<p>one</p>")
         pdf.render_pdf("<p>two</p>")
     assert created == []
+
+
+def test_the_app_imports_weasyprint_when_it_starts_not_on_the_first_pdf(tmp_path: Path) -> None:
+    script = f"""
+import sys
+import scorekeeper
+before = "weasyprint" in sys.modules
+scorekeeper.create_app({{"SQLALCHEMY_DATABASE_URI": "sqlite:///{tmp_path / "app.sqlite"}"}})
+print(before, "weasyprint" in sys.modules)
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.stdout.split() == ["False", "True"], result.stderr
 
 
 def test_the_app_logs_which_font_subsetter_pdfs_use(
