@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper import store
 from scorekeeper.database import write_transaction
 from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Entry, Match, Player, Round, Side, db
+from scorekeeper.models import Entry, GuessWindow, Match, Operation, Player, Round, Side, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch
@@ -83,16 +83,47 @@ def test_two_matches_cannot_share_a_public_id(in_app: None, create_match: Create
         second.public_id = first.public_id
 
 
-def test_deleting_a_match_deletes_its_sides_players_rounds_and_entries(
+def test_deleting_a_match_deletes_its_sides_players_rounds_entries_and_operations(
     in_app: None, create_match: CreateMatch
 ) -> None:
     match = stored_match(create_match)
-    store.add_round(match, ROUND_ONE)
+    store.add_round(match, ROUND_ONE, operation_id="tap-1")
 
     with write_transaction():
         db.session.delete(match)
 
-    assert [count(model) for model in (Match, Side, Player, Round, Entry)] == [0, 0, 0, 0, 0]
+    models = (Match, Side, Player, Round, Entry, Operation)
+    assert [count(model) for model in models] == [0, 0, 0, 0, 0, 0]
+
+
+def test_a_new_match_has_no_round_version_floor(in_app: None, create_match: CreateMatch) -> None:
+    assert stored_match(create_match).round_version_floor == 0
+
+
+def test_an_operation_id_is_stored_once_in_the_whole_database(
+    in_app: None, create_match: CreateMatch
+) -> None:
+    ids = [create_match().public_id for _ in range(2)]  # before reading: reads hold a snapshot
+    ours, theirs = (store.get_match(public_id) for public_id in ids)
+    assert ours is not None and theirs is not None
+    store.add_round(ours, ROUND_ONE, operation_id="tap-1")
+
+    with pytest.raises(IntegrityError), write_transaction():
+        db.session.add(Operation(id="tap-1", match_id=theirs.id, kind="add", round_number=1))
+
+    assert count(Operation) == 1
+
+
+def test_a_client_has_one_guess_count_per_window(in_app: None) -> None:
+    start = datetime(2026, 11, 27, 20, tzinfo=UTC)
+    with write_transaction():
+        db.session.add(GuessWindow(window_start=start, client="192.0.2.1", failures=1))
+    db.session.expunge_all()
+
+    with pytest.raises(IntegrityError), write_transaction():
+        db.session.add(GuessWindow(window_start=start, client="192.0.2.1", failures=1))
+
+    assert count(GuessWindow) == 1
 
 
 def test_sides_players_and_rounds_load_in_their_order(
