@@ -55,6 +55,12 @@ schema.app = RUNNING_APP  # as schemathesis.openapi.from_wsgi sets it
 
 
 @pytest.fixture
+def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
+    """Return the test app's configuration with room for every wrong guess the fuzzing makes."""
+    return {**app_config, "GUESS_LIMIT": 10**9}
+
+
+@pytest.fixture
 def running_app(app: Flask) -> Iterator[Flask]:
     RUNNING_APP.app = app
     yield app
