@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
+from scorekeeper.labels import field_label
 from scorekeeper.melds import WILD_RANK, Meld
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, RuleSet, build_rules
@@ -38,17 +39,16 @@ class _Reader:
             self.fail(field or "body", N_("%(field)s must be a JSON object."))
 
     def fail(self, field: str, template: str, **params: object) -> None:
-        params = {"field": field, **params}
+        params = {"field": field_label(field), **params}
         self.problems.append(Problem(field=field, template=template, params=params))
 
     def refuse_unknown(self, known: frozenset[str] | tuple[str, ...]) -> None:
+        template = N_("%(field)s is not a field of this request; remove it or check its spelling.")
         for key in self.data:
             if key not in known:
-                self.fail(
-                    self.prefix + str(key),
-                    N_(
-                        "%(field)s is not a field of this request; remove it or check its spelling."
-                    ),
+                field = self.prefix + str(key)
+                self.problems.append(
+                    Problem(field=field, template=template, params={"field": field})
                 )
 
     def integer(self, key: str, default: int | None = 0) -> int | None:

@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from scorekeeper.problems import N_, T_, Problem, ProblemsError, Term
+from scorekeeper.labels import ENTRY_LABELS, setting_label
+from scorekeeper.problems import N_, Problem, ProblemsError, Term
 
 
 class CardKind(enum.Enum):
@@ -33,7 +34,7 @@ class CardKind(enum.Enum):
     @property
     def label(self) -> Term:
         """Return the kind's name as a table says it."""
-        return _LABELS[self]
+        return ENTRY_LABELS[self.value]
 
 
 _VALUE_KEYS = {
@@ -43,14 +44,6 @@ _VALUE_KEYS = {
     CardKind.EIGHTS_TO_KINGS: "eight_to_king",
     CardKind.FOURS_TO_SEVENS: "four_to_seven",
     CardKind.BLACK_THREES: "black_three",
-}
-_LABELS = {
-    CardKind.JOKERS: T_("jokers"),
-    CardKind.TWOS: T_("twos"),
-    CardKind.ACES: T_("aces"),
-    CardKind.EIGHTS_TO_KINGS: T_("eights to kings"),
-    CardKind.FOURS_TO_SEVENS: T_("fours to sevens"),
-    CardKind.BLACK_THREES: T_("black threes"),
 }
 _CARDS_PER_DECK = {
     CardKind.JOKERS: 2,
@@ -277,22 +270,60 @@ _Parser = Callable[[str, object], tuple[Any, list[Problem]]]
 
 
 def _problem(key: str, template: str, **params: object) -> Problem:
-    return Problem(field=key, template=template, params={"setting": key, **params})
+    return Problem(field=key, template=template, params={"setting": setting_label(key), **params})
 
 
-def _integer(low: int, high: int, *, step: int = 1) -> _Parser:
-    def parse(key: str, value: object) -> tuple[Any, list[Problem]]:
+@dataclass(frozen=True)
+class IntegerRange:
+    """The whole numbers a setting takes: from `low` to `high` in steps of `step`."""
+
+    low: int
+    high: int
+    step: int = 1
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, int) and self.low <= value <= self.high and not value % self.step
+
+    def parse(self, key: str, value: object) -> tuple[Any, list[Problem]]:
         if isinstance(value, bool) or not isinstance(value, int):
             return None, [_problem(key, N_("%(setting)s must be a whole number."))]
-        if not low <= value <= high:
+        if not self.low <= value <= self.high:
             template = N_("%(setting)s must be between %(low)s and %(high)s.")
-            return None, [_problem(key, template, low=low, high=high)]
-        if value % step:
+            return None, [_problem(key, template, low=self.low, high=self.high)]
+        if value % self.step:
             template = N_("%(setting)s must be a multiple of %(step)s.")
-            return None, [_problem(key, template, step=step)]
+            return None, [_problem(key, template, step=self.step)]
         return value, []
 
-    return parse
+
+_POINTS = IntegerRange(0, 10000, step=5)
+_SIGNED_POINTS = IntegerRange(-10000, 10000, step=5)
+_CARD_VALUE = IntegerRange(0, 1000)
+_BOOKS_REQUIRED = IntegerRange(0, 10)
+# The whole numbers each setting takes ("meld_minimums" per round, "decks" when a number).
+SETTING_RANGES: Mapping[str, IntegerRange] = {
+    "decks": IntegerRange(1, 20),
+    "hand_size": IntegerRange(3, 30),
+    "foot_size": IntegerRange(3, 30),
+    "rounds": IntegerRange(1, 12),
+    "meld_minimums": IntegerRange(0, 5000, step=5),
+    **{f"card_values.{f.name}": _CARD_VALUE for f in fields(CardValues)},
+    "clean_book": _POINTS,
+    "dirty_book": _POINTS,
+    "wild_book": _POINTS,
+    "max_wilds_per_meld": IntegerRange(1, 6),
+    **{f"going_out_requires.{f.name}": _BOOKS_REQUIRED for f in fields(BookCounts)},
+    "going_out_bonus": _POINTS,
+    "red_three_bonus": _SIGNED_POINTS,
+    "red_three_unmelded": _SIGNED_POINTS,
+    "red_three_held": _SIGNED_POINTS,
+    "discard_pickup": IntegerRange(0, 100),
+    "deal_bonus": _POINTS,
+}
+
+
+def _integer(key: str, value: object) -> tuple[Any, list[Problem]]:
+    return SETTING_RANGES[key.split("[")[0]].parse(key, value)
 
 
 def _optional(parser: _Parser) -> _Parser:
@@ -325,23 +356,22 @@ def _decks(key: str, value: object) -> tuple[Any, list[Problem]]:
             return DeckCount(value), []
         template = N_('%(setting)s must be a number of decks, "players+1" or "players".')
         return None, [_problem(key, template)]
-    return _integer(1, 20)(key, value)
+    return _integer(key, value)
 
 
 def _meld_minimums(key: str, value: object) -> tuple[Any, list[Problem]]:
     if not isinstance(value, list | tuple) or not value:
         return None, [_problem(key, N_("%(setting)s must be a list with one minimum per round."))]
-    parse = _integer(0, 5000, step=5)
     problems: list[Problem] = []
     minimums = []
     for index, item in enumerate(value):
-        minimum, item_problems = parse(f"{key}[{index}]", item)
+        minimum, item_problems = _integer(f"{key}[{index}]", item)
         minimums.append(minimum)
         problems += item_problems
     return tuple(minimums), problems
 
 
-def _record(record_type: type, item_parser: _Parser) -> _Parser:
+def _record(record_type: type) -> _Parser:
     """Parse a nested setting, given in full or in part; missing keys keep the preset's value."""
     keys = [f.name for f in fields(record_type)]
 
@@ -357,7 +387,7 @@ def _record(record_type: type, item_parser: _Parser) -> _Parser:
                 template = N_("%(setting)s is not a setting; use one of %(keys)s.")
                 problems.append(_problem(path, template, keys=", ".join(keys)))
                 continue
-            parsed[item_key], item_problems = item_parser(path, item_value)
+            parsed[item_key], item_problems = _integer(path, item_value)
             problems += item_problems
         return parsed, problems
 
@@ -366,27 +396,27 @@ def _record(record_type: type, item_parser: _Parser) -> _Parser:
 
 _PARSERS: dict[str, _Parser] = {
     "decks": _decks,
-    "hand_size": _integer(3, 30),
-    "foot_size": _integer(3, 30),
-    "rounds": _integer(1, 12),
+    "hand_size": _integer,
+    "foot_size": _integer,
+    "rounds": _integer,
     "meld_minimum_mode": _choice(MeldMinimumMode),
     "meld_minimums": _meld_minimums,
-    "card_values": _record(CardValues, _integer(0, 1000)),
-    "clean_book": _integer(0, 10000, step=5),
-    "dirty_book": _integer(0, 10000, step=5),
-    "wild_book": _integer(0, 10000, step=5),
+    "card_values": _record(CardValues),
+    "clean_book": _integer,
+    "dirty_book": _integer,
+    "wild_book": _integer,
     "wild_books_allowed": _boolean,
-    "max_wilds_per_meld": _optional(_integer(1, 6)),
+    "max_wilds_per_meld": _optional(_integer),
     "wild_ratio": _choice(WildRatio),
-    "going_out_requires": _record(BookCounts, _integer(0, 10)),
-    "going_out_bonus": _integer(0, 10000, step=5),
+    "going_out_requires": _record(BookCounts),
+    "going_out_bonus": _integer,
     "red_threes_laid_down": _boolean,
-    "red_three_bonus": _integer(-10000, 10000, step=5),
-    "red_three_unmelded": _integer(-10000, 10000, step=5),
-    "red_three_held": _integer(-10000, 10000, step=5),
-    "discard_pickup": _integer(0, 100),
+    "red_three_bonus": _integer,
+    "red_three_unmelded": _integer,
+    "red_three_held": _integer,
+    "discard_pickup": _integer,
     "permission_to_go_out": _choice(Permission),
-    "deal_bonus": _integer(0, 10000, step=5),
+    "deal_bonus": _integer,
 }
 _NESTED = {"card_values": CardValues, "going_out_requires": BookCounts}
 
@@ -426,17 +456,17 @@ def _check_consistency(rules: RuleSet) -> None:
     problems = []
     if len(rules.meld_minimums) != rules.rounds:
         template = N_(
-            "meld_minimums has %(count)s values but the match has %(rounds)s rounds: "
+            "%(setting)s has %(count)s values but the match has %(rounds)s rounds: "
             "give one minimum per round."
         )
-        params = {"count": len(rules.meld_minimums), "rounds": rules.rounds}
-        problems.append(Problem(field="meld_minimums", template=template, params=params))
+        problems.append(
+            _problem("meld_minimums", template, count=len(rules.meld_minimums), rounds=rules.rounds)
+        )
     if rules.going_out_requires.wild and not rules.wild_books_allowed:
         template = N_(
-            "going_out_requires asks for wild books, which these rules forbid: "
-            "allow wild books or require none."
+            "%(setting)s to go out: these rules forbid wild books, so require none or allow them."
         )
-        problems.append(Problem(field="going_out_requires.wild", template=template))
+        problems.append(_problem("going_out_requires.wild", template))
     if problems:
         raise ProblemsError(problems)
 

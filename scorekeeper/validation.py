@@ -7,6 +7,7 @@ from functools import reduce
 from math import gcd
 
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.labels import field_label
 from scorekeeper.problems import N_, T_, Problem, ProblemsError, Term
 from scorekeeper.rules import (
     BOOK_SIZE,
@@ -51,7 +52,7 @@ def side_label(entry: RoundEntry, index: int) -> str:
 def _side_problem(
     entry: RoundEntry, index: int, field: str, template: str, **params: object
 ) -> Problem:
-    params = {"side": side_label(entry, index), "field": field, **params}
+    params = {"side": side_label(entry, index), "field": field_label(field), **params}
     return Problem(field=field, template=template, params=params, side=index)
 
 

@@ -208,7 +208,7 @@ def test_an_impossible_side_gets_a_422_naming_the_side_and_the_field(post: Post)
     assert response.status_code == 422
     assert errors_of(response) == [(0, "melded_points")]
     message = response.json["errors"][0]["message"]
-    assert message.startswith("Us: melded_points")
+    assert message.startswith("Us: melded points")
     assert "multiple of 5" in message
 
 

@@ -128,12 +128,12 @@ FIVE = {f"players-{i}": name for i, name in enumerate("Ann Bob Cy Di Ed".split()
         (
             {**FOUR, "house-meld_minimums": "50, 90"},
             "house-meld_minimums",
-            "meld_minimums has 2 values but the match has 4 rounds",
+            "Meld minimum of each round has 2 values but the match has 4 rounds",
         ),
         (
             {**FOUR, "house-going_out_requires__wild": "1", "house-wild_books_allowed": "no"},
             "house-going_out_requires__wild",
-            "going_out_requires asks for wild books",
+            "Wild books to go out: these rules forbid wild books",
         ),
         ({**FOUR, "players-1": "Ann"}, "players-1", "Another side is already called Ann"),
     ],

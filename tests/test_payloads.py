@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.entries import CardCounts, SideEntry
+from scorekeeper.labels import field_label
 from scorekeeper.melds import Meld
 from scorekeeper.payloads import (
     MAX_NAME_LENGTH,
@@ -149,7 +150,8 @@ def test_a_side_field_of_the_wrong_shape_is_refused_naming_the_side(
 
     assert fields_of(problems) == [(1, field)]
     assert str(problems[0]["message"]).startswith("Them: ")
-    assert field in str(problems[0]["message"])
+    message = str(problems[0]["message"])
+    assert field in message or field_label(field) in message
 
 
 @pytest.mark.parametrize(
@@ -174,7 +176,7 @@ def test_a_side_without_a_name_is_named_by_its_place() -> None:
 
     assert [problem["message"] for problem in problems] == [
         "#1: name must be text, such as Us.",
-        "#1: clean_books must be a whole number, such as 0 or 2.",
+        "#1: clean books must be a whole number, such as 0 or 2.",
     ]
 
 
@@ -276,5 +278,5 @@ def test_a_side_problem_is_translated_with_its_side_and_its_message() -> None:
     _, [problem] = parse_side({"name": "Nous", "went_out": "oui"}, 1, name_required=True)
 
     assert problem.message(lambda text: french.get(text, text)) == (
-        "Nous : went_out doit être vrai ou faux."
+        "Nous : went out doit être vrai ou faux."
     )

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.labels import setting_label
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import (
     PRESETS,
@@ -363,7 +364,7 @@ def test_a_value_no_table_could_mean_is_refused_with_a_message_naming_the_settin
 
     [problem] = raised.value.problems
     assert problem.field == field
-    assert field.split("[")[0].split(".")[0] in problem.message()
+    assert setting_label(field) in problem.message()
 
 
 def test_every_wrong_setting_is_reported_at_once() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.labels import field_label
 from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import RuleSet, build_rules
 from scorekeeper.validation import check_round, check_round_number, round_problems
@@ -110,7 +111,7 @@ def test_a_negative_count_is_refused(field: str) -> None:
     problems = problems_of(us(**{field: -1}))
 
     problem = assert_refused(problems, 0, field)
-    assert problem.message() == f"Us: {field} cannot be negative; enter 0 or more."
+    assert problem.message() == f"Us: {field_label(field)} cannot be negative; enter 0 or more."
 
 
 @pytest.mark.parametrize(
@@ -125,7 +126,7 @@ def test_a_negative_count_is_refused(field: str) -> None:
 def test_negative_cards_are_refused(fields: dict[str, Any], field: str) -> None:
     problem = assert_refused(problems_of(us(**fields)), 0, field)
 
-    assert field in problem.message()
+    assert field_label(field) in problem.message()
 
 
 def test_black_threes_never_meld() -> None:
@@ -146,7 +147,7 @@ def test_point_totals_that_are_not_multiples_of_5_are_refused(
     problem = assert_refused(problems_of(us(**fields)), 0, field)
 
     assert problem.message().startswith("Us: ")
-    assert field in problem.message()
+    assert field_label(field) in problem.message()
     assert "enter a multiple of 5" in problem.message()
 
 

@@ -16,6 +16,7 @@ from wtforms import Form
 from wtforms.fields import Field, SelectChoice, SelectField, StringField
 
 from scorekeeper.forms.fields import NUMERIC, SIGNED, stripped
+from scorekeeper.labels import SETTING_LABELS as DOMAIN_SETTING_LABELS
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, PRESETS, SETTING_KEYS, RuleSet, build_rules
 
@@ -33,39 +34,8 @@ YES, NO = "yes", "no"
 # which counts a choice offers (decks, wilds in a meld) and which settings take a minus sign.
 _PROBES = range(-5, 31)
 
-SETTING_LABELS: Mapping[str, str] = {
-    "decks": _l("Decks shuffled together"),
-    "hand_size": _l("Cards in each hand"),
-    "foot_size": _l("Cards in each foot"),
-    "rounds": _l("Rounds in the match"),
-    "meld_minimum_mode": _l("Meld minimum set by"),
-    "meld_minimums": _l("Meld minimum of each round"),
-    "card_values": _l("Card values"),
-    "card_values.joker": _l("Joker"),
-    "card_values.two": _l("Two"),
-    "card_values.ace": _l("Ace"),
-    "card_values.eight_to_king": _l("Eight to king"),
-    "card_values.four_to_seven": _l("Four to seven"),
-    "card_values.black_three": _l("Black three left over"),
-    "clean_book": _l("Clean book bonus"),
-    "dirty_book": _l("Dirty book bonus"),
-    "wild_book": _l("Wild book bonus"),
-    "wild_books_allowed": _l("Wild books allowed"),
-    "max_wilds_per_meld": _l("Most wild cards in a meld"),
-    "wild_ratio": _l("Wild cards in a meld"),
-    "going_out_requires": _l("Books a side needs to go out"),
-    "going_out_requires.clean": _l("Clean books"),
-    "going_out_requires.dirty": _l("Dirty books"),
-    "going_out_requires.wild": _l("Wild books"),
-    "going_out_bonus": _l("Going-out bonus"),
-    "red_threes_laid_down": _l("Red threes are laid down"),
-    "red_three_bonus": _l("Red three laid down by a side that melded"),
-    "red_three_unmelded": _l("Red three laid down by a side that did not meld"),
-    "red_three_held": _l("Red three still held"),
-    "discard_pickup": _l("Cards taken from the discard pile (0: the whole pile)"),
-    "permission_to_go_out": _l("Partner's permission to go out"),
-    "deal_bonus": _l("Deal bonus at the cut (0: not played)"),
-}
+# Setting names come from the domain, so messages and form labels say the same thing.
+SETTING_LABELS: Mapping[str, str] = {key: _l(label) for key, label in DOMAIN_SETTING_LABELS.items()}
 CHOICE_LABELS: Mapping[str, str] = {
     "players+1": _l("One more than the players"),
     "players": _l("One per player"),
