@@ -47,7 +47,7 @@ def posted(app: Flask) -> Iterator[Callable[..., Any]]:
 
 
 def two_side_round_form() -> RoundForm:
-    return RoundForm().setup(SIDES)
+    return round_form(SIDES)
 
 
 # -- House rules ---------------------------------------------------------------------------------

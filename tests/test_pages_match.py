@@ -247,6 +247,32 @@ def test_an_impossible_round_shows_why_next_to_the_field_keeps_the_entry_and_sto
     assert stored_rounds(app) == []
 
 
+def test_a_post_without_one_sides_fields_refuses_that_side_and_moves_no_other_side_up(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    only_them = side(1, melded_mode="points", leftover_mode="points", melded_points=310)
+
+    response = match.client.post(match.new_round, data={"round_number": "1", **only_them})
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "entries did not arrive" in errors_next_to(page, "sides-0")
+    assert re.search(r'name="sides-1-melded_points"[^>]*value="310"', page)
+    assert not re.search(r'name="sides-0-melded_points"[^>]*value="310"', page)
+    assert stored_rounds(app) == []
+
+
+def test_fields_of_a_side_the_match_does_not_have_are_ignored(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    stranger = side(7, melded_mode="points", leftover_mode="points", melded_points=999)
+
+    assert match.enter(1, {**WORKED_EXAMPLE, **stranger}).status_code == 303
+    assert scores(app, match) == [(2565, 825)]
+
+
 def test_a_problem_of_the_whole_round_is_shown_above_the_form(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:

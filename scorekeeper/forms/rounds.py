@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Form
@@ -16,6 +18,7 @@ from wtforms.fields import (
     RadioField,
     SelectChoice,
 )
+from wtforms.utils import unset_value
 from wtforms.validators import InputRequired
 
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
@@ -97,6 +100,26 @@ def side_data(side: SideEntry) -> dict[str, object]:
     return {**data, "deal_bonus": side.deal_bonus}
 
 
+class SideList(FieldList):
+    """The sides' sub-forms: one per item of the data it is given, each at its own index.
+
+    FieldList numbers the entries it finds in a post from 0, so a side whose fields were left
+    out would let the next side move into its place. Here "sides-1-..." always fills side 1, a
+    side whose fields are missing stays empty at its index and is listed in `missing`, and
+    fields of sides the match does not have are ignored.
+    """
+
+    missing: tuple[int, ...] = ()
+
+    def process(self, formdata: Any, data: Any = unset_value, extra_filters: Any = None) -> None:
+        sides = [] if data is unset_value else list(data)
+        self.entries, self.last_index, self.object_data = [], -1, sides
+        for index, side in enumerate(sides):
+            self._add_entry(formdata, side, index=index)
+        posted = set(self._extract_indices(self.name, formdata)) if formdata else None
+        self.missing = () if posted is None else tuple(set(range(len(sides))) - posted)
+
+
 NOBODY = "nobody"
 
 
@@ -104,18 +127,28 @@ class RoundForm(FlaskForm):
     """One round: a sub-form per side, who went out, and what guards against lost updates."""
 
     went_out = RadioField(_l("Who went out?"), default=NOBODY)
-    sides = FieldList(FormField(SideForm))
+    sides = SideList(FormField(SideForm))
     round_number = HiddenField()
     version = HiddenField()
     operation = operation_field()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.side_errors: dict[int, list[str]] = {}  # what is wrong with a side as a whole
+
     def setup(self, side_names: Sequence[str]) -> RoundForm:
-        """Give the form one sub-form and one going-out choice per side."""
-        while len(self.sides) < len(side_names):
-            self.sides.append_entry()
+        """Give the form one going-out choice per side."""
         sides = [SelectChoice(str(index), name) for index, name in enumerate(side_names)]
         self.went_out.choices = [*sides, SelectChoice(NOBODY, _l("Nobody: the stock ran out"))]
         return self
+
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
+        """Check the fields, and that the fields of every side arrived."""
+        valid = super().validate(extra_validators)
+        for index in sorted(self.sides.missing):
+            message = gettext("This side's entries did not arrive: enter them again.")
+            self.side_errors.setdefault(index, []).append(message)
+        return valid and not self.sides.missing
 
     def entry(self, round_number: int) -> RoundEntry:
         """Return the round as entered; the store names the sides and adds their running scores."""
@@ -126,13 +159,16 @@ class RoundForm(FlaskForm):
         return RoundEntry(round_number=round_number, sides=sides)
 
     def show_problems(self, problems: Iterable[Problem]) -> None:
-        """Put each problem next to the side's field it is about, the others above the form."""
+        """Put each problem next to the side's field it is about, else next to its side, and
+        a problem of the whole round above the form."""
         for problem in problems:
             field = self._field_of(problem)
-            if field is None:
-                self.form_errors.append(problem_message(problem))
-            else:
+            if field is not None:
                 add_error(field, problem_message(problem))
+            elif problem.side is not None and 0 <= problem.side < len(self.sides):
+                self.side_errors.setdefault(problem.side, []).append(problem_message(problem))
+            else:
+                self.form_errors.append(problem_message(problem))
 
     def _field_of(self, problem: Problem) -> Field | None:
         if problem.field == "went_out":
@@ -153,11 +189,11 @@ def round_form(
     from_request: bool = True,
     **data: object,
 ) -> RoundForm:
-    """Return the round form, filled with a stored entry when one is given.
+    """Return the round form with a sub-form per side, filled with a stored entry if given.
 
     `from_request=False` shows the stored round even on a POST of another form (a deletion).
     """
-    initial: dict[str, object] = dict(data)
+    initial: dict[str, object] = {**data, "sides": [{} for _ in side_names]}
     if entry is not None:
         initial["sides"] = [side_data(side) for side in entry.sides]
         out = [str(index) for index, side in enumerate(entry.sides) if side.went_out]
