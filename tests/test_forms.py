@@ -20,7 +20,7 @@ from scorekeeper.forms import (
 )
 from scorekeeper.forms.house_rules import NO_LIMIT, SETTING_LABELS, SettingKind
 from scorekeeper.problems import Problem
-from scorekeeper.rules import PRESETS, SETTING_KEYS, DeckCount, build_rules
+from scorekeeper.rules import PRESETS, SETTING_KEYS, SETTING_RANGES, DeckCount, build_rules
 
 SIDES = ("Us", "Them")
 
@@ -70,15 +70,15 @@ def test_every_preset_value_written_by_the_form_reads_back_as_the_same_rules(pre
         assert build_rules(preset, rule.nested(value)) == rules, rule.key
 
 
-def test_the_number_of_decks_offers_the_named_counts_and_the_numbers_rules_py_accepts() -> None:
+def test_the_number_of_decks_offers_the_named_counts_and_every_number_rules_py_takes() -> None:
     decks = next(rule for rule in house_rules() if rule.key == "decks")
+    bounds = SETTING_RANGES["decks"]
 
     assert decks.kind is SettingKind.CHOICE
     assert decks.choices[:2] == (DeckCount.PLAYERS_PLUS_ONE, DeckCount.PLAYERS)
-    numbers = decks.choices[2:]
-    assert numbers == tuple(range(numbers[0], numbers[-1] + 1))
-    assert all(decks.accepts(number) for number in numbers)
-    assert not decks.accepts(numbers[-1] + 1)
+    assert decks.choices[2:] == tuple(range(bounds.low, bounds.high + 1))
+    for number in (bounds.low, bounds.high):
+        assert build_rules("standard", {"decks": number}).decks == number
 
 
 def test_a_cap_that_can_be_lifted_offers_no_limit() -> None:

@@ -17,8 +17,7 @@ from wtforms.fields import Field, SelectChoice, SelectField, StringField
 
 from scorekeeper.forms.fields import NUMERIC, SIGNED, stripped
 from scorekeeper.labels import SETTING_LABELS as DOMAIN_SETTING_LABELS
-from scorekeeper.problems import ProblemsError
-from scorekeeper.rules import DEFAULT_PRESET, PRESETS, SETTING_KEYS, RuleSet, build_rules
+from scorekeeper.rules import DEFAULT_PRESET, PRESETS, SETTING_KEYS, SETTING_RANGES, RuleSet
 
 
 class SettingKind(enum.Enum):
@@ -30,9 +29,6 @@ class SettingKind(enum.Enum):
 
 NO_LIMIT = "no-limit"  # the form's word for a setting left at None
 YES, NO = "yes", "no"
-# rules.py checks each setting but publishes no bounds. Asking it about these small numbers tells
-# which counts a choice offers (decks, wilds in a meld) and which settings take a minus sign.
-_PROBES = range(-5, 31)
 
 # Setting names come from the domain, so messages and form labels say the same thing.
 SETTING_LABELS: Mapping[str, str] = {key: _l(label) for key, label in DOMAIN_SETTING_LABELS.items()}
@@ -114,14 +110,6 @@ class HouseRule:
             value = {part: value}
         return typing.cast(dict[str, object], value)
 
-    def accepts(self, value: object) -> bool:
-        """Return whether rules.py takes `value` for this setting, whatever the other settings."""
-        try:
-            build_rules(DEFAULT_PRESET, self.nested(value))
-        except ProblemsError as error:
-            return all(problem.field != self.key for problem in error.problems)
-        return True
-
     def field(self) -> Field:
         """Return the unbound form field; left empty, the setting keeps the preset's value."""
         if self.kind in (SettingKind.NUMBER, SettingKind.NUMBERS):
@@ -138,8 +126,8 @@ def _house_rule(path: tuple[str, ...], hint: object) -> HouseRule:
     if hint is bool:
         return HouseRule(path, SettingKind.YES_NO, (True, False))
     if hint is int:
-        rule = HouseRule(path, SettingKind.NUMBER)
-        return HouseRule(path, SettingKind.NUMBER, signed=rule.accepts(min(_PROBES)))
+        signed = SETTING_RANGES[".".join(path)].low < 0
+        return HouseRule(path, SettingKind.NUMBER, signed=signed)
     if typing.get_origin(hint) is tuple:
         return HouseRule(path, SettingKind.NUMBERS)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
@@ -148,16 +136,16 @@ def _house_rule(path: tuple[str, ...], hint: object) -> HouseRule:
 
 
 def _union_rule(path: tuple[str, ...], members: tuple[object, ...]) -> HouseRule:
-    """Return a choice of the union's named values and of the numbers rules.py accepts."""
+    """Return a choice of the union's named values and of the numbers the setting takes."""
     choices: list[object] = []
     for member in members:
         if member is types.NoneType:
             choices.append(None)
         elif isinstance(member, type) and issubclass(member, enum.Enum):
             choices += list(member)
-    probe = HouseRule(path, SettingKind.CHOICE)
     if int in members:
-        choices += [number for number in _PROBES if probe.accepts(number)]
+        numbers = SETTING_RANGES[".".join(path)]
+        choices += range(numbers.low, numbers.high + 1, numbers.step)
     return HouseRule(path, SettingKind.CHOICE, tuple(choices))
 
 
