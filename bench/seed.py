@@ -1,0 +1,109 @@
+"""Fill a throwaway database with many matches fast: one stored through the app, the rest copies.
+
+The first match goes through the store, so it is exactly what the app writes (validated and
+scored); every other one is a copy of its rows, inserted in bulk with ids shifted past the
+template's and a public id of its own. All copies share the template's edit token.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask
+from flask_migrate import upgrade
+from sqlalchemy import Connection, Integer, String, Table, func, select, text
+
+from scorekeeper import store
+from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.models import Match, db
+from scorekeeper.rules import build_rules
+from scorekeeper.store.matches import PUBLIC_ID_BYTES
+
+SIDES = (("Us", ("Ann", "Bob")), ("Them", ("Cy", "Di")))
+WENT_OUT = SideEntry("", clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
+STAYED_IN = SideEntry("", clean_books=1, melded=310, red_threes=1, leftover=85)
+BATCH = 20_000  # rows per INSERT batch
+LEFT_EMPTY = {"alembic_version", "guess_window"}  # tables that no match owns
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """The stored matches: their public ids, in order, and the edit token that opens them all."""
+
+    public_ids: list[str]
+    token: str
+
+
+def seed_matches(app: Flask, count: int, *, rounds: int) -> Seeded:
+    """Store `count` matches of two pairs, each with `rounds` rounds entered, in an empty
+    database that this function migrates first."""
+    with app.app_context():
+        upgrade()
+        token = _store_template(rounds)
+        public_ids = [db.session.scalar(select(Match.public_id))]
+        with db.engine.begin() as connection:
+            public_ids += _copy_template(connection, count - 1)
+            _advance_sequences(connection)
+    return Seeded(public_ids, token)
+
+
+def _store_template(rounds: int) -> str:
+    specs = [store.SideSpec(name, players) for name, players in SIDES]
+    created = store.create_match("Bench night", "standard", build_rules("standard"), specs)
+    for number in range(1, rounds + 1):
+        store.add_round(created.match, RoundEntry(number, (WENT_OUT, STAYED_IN), 0))
+    return created.edit_token
+
+
+def _copy_template(connection: Connection, copies: int) -> list[str]:
+    """Insert `copies` copies of every row in the database; return their matches' public ids."""
+    tables = [t for t in db.metadata.sorted_tables if t.name not in LEFT_EMPTY]
+    templates = {t: [dict(r) for r in connection.execute(select(t)).mappings()] for t in tables}
+    spans = {t.name: max((row["id"] for row in templates[t]), default=0) for t in tables}
+    public_ids = [secrets.token_urlsafe(PUBLIC_ID_BYTES) for _ in range(copies)]
+    for table in tables:
+        for batch in _batches(_copies(table, templates[table], spans, public_ids)):
+            connection.execute(table.insert(), batch)
+    return public_ids
+
+
+def _copies(
+    table: Table, rows: list[dict[str, Any]], spans: dict[str, int], public_ids: list[str]
+) -> Iterator[dict[str, Any]]:
+    """Yield the rows of every copy: ids and foreign keys shifted by the copy's number."""
+    references = {key.parent.name: key.column.table.name for key in table.foreign_keys}
+    for number, public_id in enumerate(public_ids, start=1):
+        for row in rows:
+            copy = {**row, "id": row["id"] + number * spans[table.name]}
+            for column, target in references.items():
+                copy[column] = row[column] + number * spans[target]
+            if table.name == Match.__tablename__:
+                copy["public_id"] = public_id
+            yield copy
+
+
+def _batches(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _advance_sequences(connection: Connection) -> None:
+    """Move PostgreSQL's id sequences past the copies, so that the app's own inserts fit."""
+    if connection.dialect.name != "postgresql":
+        return  # SQLite takes the largest id + 1
+    for table in db.metadata.sorted_tables:
+        if table.name in LEFT_EMPTY or not isinstance(table.c.get("id", String()).type, Integer):
+            continue
+        highest = connection.scalar(select(func.max(table.c.id)))
+        if highest is not None:
+            sequence = text("SELECT setval(pg_get_serial_sequence(:table, 'id'), :highest)")
+            connection.execute(sequence, {"table": f'"{table.name}"', "highest": highest})

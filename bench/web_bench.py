@@ -1,0 +1,381 @@
+"""Measure the standings page and round submissions under load, as ratios of floors.
+
+Every figure comes from wrk (16 connections on loopback) against gunicorn with the app's own
+configuration (2 sync workers), and is divided by a floor measured in the same run and served
+the same way by bench/floor_app.py: one indexed SELECT rendered through a small template, and
+one INSERT + COMMIT with the app's SQLite settings. Ratios, unlike requests per second, compare
+across machines. Each database is a throwaway one: SQLite files in a temporary folder, and
+schemas of their own on PostgreSQL with --postgres.
+
+Run with `make bench`; `--quick` runs every step for a second, on 1,000 matches instead of
+100,000, to show that the bench works (`make test` does this).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import floor_app
+from seed import STAYED_IN, WENT_OUT, Seeded, seed_matches
+from sqlalchemy import NullPool, create_engine, make_url
+
+from scorekeeper import ROOT, create_app
+from scorekeeper.database import normalise_database_url
+from scorekeeper.exports import side_entry_json
+
+BENCH = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+CLIENTS, THREADS, WORKERS = 16, 2, 2
+ROUNDS = 4  # the standard preset's, which seed.py stores
+FLOOR_ROWS = 1_000
+PAGES_SAMPLED = 1_000  # standings pages a run cycles through, spread over the stored matches
+STARTUP_DEADLINE = 60.0
+UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+NewDatabase = Callable[[str], str]  # a name -> the URL of a fresh, empty database
+
+
+@dataclass(frozen=True)
+class Sizes:
+    seconds: int  # of each measured wrk run
+    warm_up: int  # seconds of requests before the first measured run on a server
+    small: int  # matches stored for the standings page's main figures
+    large: int  # matches stored for the scale figure
+    most_writes_per_second: int  # sizes the list of rounds to submit, so none is sent twice
+
+
+FULL = Sizes(seconds=10, warm_up=2, small=100, large=100_000, most_writes_per_second=3_000)
+QUICK = Sizes(seconds=1, warm_up=0, small=100, large=1_000, most_writes_per_second=3_000)
+
+
+@dataclass(frozen=True)
+class Load:
+    """What one wrk run measured."""
+
+    per_second: float
+    p50_ms: float
+    p99_ms: float
+    failures: int  # non-2xx answers, socket errors and timeouts
+
+    def line(self, name: str) -> str:
+        failed = f"  {self.failures} FAILED" if self.failures else ""
+        return (
+            f"{name:<40}{self.per_second:>9,.0f}/s{self.p50_ms:>9.1f} ms{self.p99_ms:>9.1f} ms"
+            f"{failed}"
+        )
+
+
+@dataclass(frozen=True)
+class Ratio:
+    name: str
+    value: float
+    target: float = 0.5
+    at_least: bool = True  # the target is a floor (>=), else a ceiling (<=)
+
+    @property
+    def met(self) -> bool:
+        return self.value >= self.target if self.at_least else self.value <= self.target
+
+    def line(self) -> str:
+        sign = ">=" if self.at_least else "<="
+        verdict = "met" if self.met else "MISSED"
+        return f"{self.name:<58}{self.value:>6.2f}  target {sign} {self.target}  {verdict}"
+
+
+# -- Load ----------------------------------------------------------------------------------------
+
+
+def wrk(base_url: str, requests: Path, seconds: int) -> Load:
+    """Run wrk with the requests listed in `requests`; return its throughput and latencies."""
+    command = [
+        "wrk",
+        f"-t{THREADS}",
+        f"-c{CLIENTS}",
+        f"-d{seconds}s",
+        "--latency",
+        "-s",
+        str(BENCH / "requests.lua"),
+        base_url,
+        "--",
+        str(requests),
+        str(THREADS),
+    ]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return Load(
+        per_second=float(_found(r"Requests/sec:\s+([\d.]+)", output)),
+        p50_ms=_latency_ms("50%", output),
+        p99_ms=_latency_ms("99%", output),
+        failures=_failures(output),
+    )
+
+
+def _found(pattern: str, output: str) -> str:
+    found = re.search(pattern, output)
+    if found is None:
+        raise RuntimeError(f"wrk's output has no {pattern!r}:\n{output}")
+    return found.group(1)
+
+
+def _latency_ms(percentile: str, output: str) -> float:
+    value = _found(rf"(?m)^\s+{percentile}\s+([\d.]+)", output)
+    unit = _found(rf"(?m)^\s+{percentile}\s+[\d.]+(us|ms|s)$", output)
+    return float(value) * UNIT_MS[unit]
+
+
+def _failures(output: str) -> int:
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    errors = re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    )
+    return int(non_2xx.group(1) if non_2xx else 0) + sum(
+        map(int, errors.groups() if errors else ())
+    )
+
+
+def warm_up(base_url: str, requests: Path, sizes: Sizes) -> None:
+    """Let the workers load and cache what they need before anything is measured."""
+    if sizes.warm_up:
+        wrk(base_url, requests, sizes.warm_up)
+
+
+def request_file(folder: Path, name: str, lines: list[str]) -> Path:
+    """Write wrk's request list: METHOD, PATH, bearer token, JSON body; '-' for none."""
+    path = folder / f"{name}.requests"
+    path.write_text("".join(f"{line}\n" for line in lines))
+    return path
+
+
+# -- Servers -------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(folder: Path, env: dict[str, str], app: list[str], probe: str) -> Iterator[str]:
+    """Serve with the app's gunicorn configuration; yield the base URL once `probe` answers."""
+    port = free_port()
+    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.gunicorn_conf", *app]
+    env = {**os.environ, **env, "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(WORKERS)}
+    with (folder / "gunicorn.log").open("ab") as log:
+        server = subprocess.Popen(
+            command, env=env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_answering(server, base_url + probe)
+        yield base_url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def _wait_until_answering(server: subprocess.Popen[bytes], url: str) -> None:
+    deadline = time.monotonic() + STARTUP_DEADLINE
+    while server.poll() is None and time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=5).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the server never answered {url}: see its log in the bench folder")
+
+
+def serve_floor(folder: Path, database_url: str) -> AbstractContextManager[str]:
+    env = {"FLOOR_DATABASE_URL": database_url}
+    app = ["--pythonpath", str(BENCH), "floor_app:create_app()"]
+    return gunicorn(folder, env, app, "/floor/items/1")
+
+
+def serve_app(folder: Path, database_url: str, probe: str) -> AbstractContextManager[str]:
+    env = {
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_hex(),
+        "SCOREKEEPER_GUESS_LIMIT": "1000000000",  # every bench client is 127.0.0.1
+    }
+    return gunicorn(folder, env, [], probe)
+
+
+# -- Databases -----------------------------------------------------------------------------------
+
+
+@contextmanager
+def sqlite_databases(folder: Path) -> Iterator[NewDatabase]:
+    yield lambda name: f"sqlite:///{folder / name}.sqlite"
+
+
+@contextmanager
+def postgres_databases(server_url: str) -> Iterator[tuple[str, NewDatabase]]:
+    """Yield the server's version and a maker of fresh schemas on it; drop them at the end."""
+    url = make_url(normalise_database_url(server_url))
+    admin = create_engine(url, poolclass=NullPool)
+    schemas: list[str] = []
+    with admin.connect() as connection:
+        version = connection.exec_driver_sql("SHOW server_version").scalar()
+
+    def new(name: str) -> str:
+        schemas.append(f"bench_{name}_{secrets.token_hex(4)}")
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f"CREATE SCHEMA {schemas[-1]}")
+        options = {"options": f"-c search_path={schemas[-1]}"}
+        return url.update_query_dict(options).render_as_string(hide_password=False)
+
+    try:
+        yield str(version).split()[0], new
+    finally:
+        with admin.begin() as connection:
+            for schema in schemas:
+                connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
+
+
+def seeded(database_url: str, count: int, *, rounds: int) -> Seeded:
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}
+    )
+    return seed_matches(app, count, rounds=rounds)
+
+
+# -- Measurements --------------------------------------------------------------------------------
+
+
+def page_requests(folder: Path, name: str, matches: Seeded) -> Path:
+    sample = random.sample(matches.public_ids, min(PAGES_SAMPLED, len(matches.public_ids)))
+    return request_file(folder, name, [f"GET\t/m/{public_id}\t-\t-" for public_id in sample])
+
+
+def round_requests(folder: Path, matches: Seeded) -> Path:
+    """List every round of every (empty) match as a submission through the API."""
+    sides = [side_entry_json(WENT_OUT), side_entry_json(STAYED_IN)]
+    lines = [
+        f"POST\t/api/v1/matches/{public_id}/rounds\t{matches.token}\t"
+        + json.dumps({"round": number, "sides": sides})
+        for public_id in matches.public_ids
+        for number in range(1, ROUNDS + 1)
+    ]
+    return request_file(folder, "rounds", lines)
+
+
+def measure_floor(folder: Path, database_url: str, sizes: Sizes) -> tuple[Load, Load]:
+    """Return the floor's page and write loads."""
+    floor_app.create_schema(database_url, FLOOR_ROWS)
+    keys = random.choices(range(1, FLOOR_ROWS + 1), k=PAGES_SAMPLED)
+    reads = request_file(folder, "floor-reads", [f"GET\t/floor/items/{k}\t-\t-" for k in keys])
+    writes = request_file(folder, "floor-writes", ["POST\t/floor/items\t-\t-"] * THREADS)
+    with serve_floor(folder, database_url) as base_url:
+        warm_up(base_url, reads, sizes)
+        return wrk(base_url, reads, sizes.seconds), wrk(base_url, writes, sizes.seconds)
+
+
+def measure_pages(folder: Path, database_url: str, count: int, sizes: Sizes) -> Load:
+    """Return the standings page's load with `count` finished matches stored."""
+    matches = seeded(database_url, count, rounds=ROUNDS)
+    pages = page_requests(folder, f"pages-{count}", matches)
+    with serve_app(folder, database_url, f"/m/{matches.public_ids[0]}") as base_url:
+        warm_up(base_url, pages, sizes)
+        return wrk(base_url, pages, sizes.seconds)
+
+
+def measure_rounds(folder: Path, database_url: str, sizes: Sizes) -> Load:
+    """Return the load of round submissions, each to a match that lacks that round."""
+    enough = sizes.seconds * sizes.most_writes_per_second // ROUNDS
+    matches = seeded(database_url, enough, rounds=0)
+    submissions = round_requests(folder, matches)
+    pages = page_requests(folder, "pages-empty", matches)
+    with serve_app(folder, database_url, f"/m/{matches.public_ids[0]}") as base_url:
+        warm_up(base_url, pages, sizes)
+        return wrk(base_url, submissions, sizes.seconds)
+
+
+def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -> list[Ratio]:
+    """Measure every figure on one kind of database; print the loads, return the ratios."""
+    floor_page, floor_write = measure_floor(folder, new_database("floor"), sizes)
+    page = measure_pages(folder, new_database("small"), sizes.small, sizes)
+    large = measure_pages(folder, new_database("large"), sizes.large, sizes)
+    rounds = measure_rounds(folder, new_database("rounds"), sizes)
+    loads = {
+        "floor: SELECT + small template": floor_page,
+        f"standings page, {sizes.small:,} matches stored": page,
+        f"standings page, {sizes.large:,} matches stored": large,
+        "floor: INSERT + COMMIT": floor_write,
+        "round submissions through the API": rounds,
+    }
+    print(f"\n{title}, {CLIENTS} connections, {sizes.seconds} s a figure")
+    print(f"{'':<40}{'req/s':>11}{'p50':>12}{'p99':>12}")
+    for name, load in loads.items():
+        print(load.line(name))
+    scale = f"{title}: page time, {sizes.large:,} vs {sizes.small:,} stored"
+    return [
+        Ratio(f"{title}: standings page / floor page", page.per_second / floor_page.per_second),
+        Ratio(
+            f"{title}: round submissions / floor write", rounds.per_second / floor_write.per_second
+        ),
+        Ratio(scale, page.per_second / large.per_second, target=1.2, at_least=False),
+    ]
+
+
+# -- Report --------------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="every step for a second")
+    parser.add_argument("--postgres", metavar="URL", help="also measure on this PostgreSQL server")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is missing: make bench installs it (Debian package wrk)")
+    sizes = QUICK if args.quick else FULL
+    print(f"{date.today()}, {machine()}")
+    print(
+        f"gunicorn, {WORKERS} sync workers; SQLite {sqlite3.sqlite_version}; wrk, {THREADS} threads"
+    )
+    ratios: list[Ratio] = []
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as name:
+        folder = Path(name)
+        with sqlite_databases(folder) as new_database:
+            ratios += measure("SQLite", folder, new_database, sizes)
+        if args.postgres:
+            with postgres_databases(args.postgres) as (version, new_database):
+                ratios += measure(f"PostgreSQL {version}", folder, new_database, sizes)
+    print()
+    for ratio in ratios:
+        print(ratio.line())
+    print("\nall targets met" if all(r.met for r in ratios) else "\nsome targets missed")
+
+
+if __name__ == "__main__":
+    main()
