@@ -43,6 +43,7 @@ from scorekeeper.problems import ProblemsError
 from scorekeeper.qr import qr_svg
 from scorekeeper.rules import PRESETS
 from scorekeeper.store import MatchView, ScoredRound
+from scorekeeper.validation import points_step
 
 bp = Blueprint("matches", __name__)
 
@@ -97,7 +98,11 @@ def new() -> Page | Response:
         return _setup_page(form), 422
     try:
         created = store.create_match(
-            form.name.data, form.preset.data, form.chosen_rules, form.side_specs()
+            form.name.data,
+            form.preset.data,
+            form.chosen_rules,
+            form.side_specs(),
+            language=form.language.data,
         )
     except ProblemsError as error:
         form.show_problems(error.problems)
@@ -300,6 +305,11 @@ def _round_page(
         conflict=conflict,
         delete_form=delete_form,
         players=store.player_count(view.match),
+        # A step of 0 (every card worth nothing) would leave the steppers stuck: they count by 1.
+        points_steps={
+            cards: points_step(view.rules, f"{cards}_points") or 1
+            for cards in ("melded", "leftover")
+        },
         # The calculator API takes the match's rules as overrides of the default preset.
         live_rules={"overrides": view.rules.as_settings()},
     )

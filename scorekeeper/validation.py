@@ -111,18 +111,24 @@ def _negative_problems(entry: RoundEntry, index: int, side: SideEntry) -> Iterat
         yield _side_problem(entry, index, "melded.black_threes", template)
 
 
-def _points_step(rules: RuleSet, kinds: tuple[CardKind, ...]) -> int:
-    return reduce(gcd, (rules.card_values.of(kind) for kind in kinds), 0)
+# The kinds of card a side's point total can hold: black threes never meld.
+POINT_TOTAL_KINDS: dict[str, tuple[CardKind, ...]] = {
+    "melded_points": MELDED_KINDS,
+    "leftover_points": tuple(CardKind),
+}
+
+
+def points_step(rules: RuleSet, total: str) -> int:
+    """Return the step in which a point total of POINT_TOTAL_KINDS comes: the greatest common
+    divisor of its cards' values, 0 when every such card is worth nothing."""
+    return reduce(gcd, (rules.card_values.of(kind) for kind in POINT_TOTAL_KINDS[total]), 0)
 
 
 def _multiple_problems(
     rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
 ) -> Iterator[Problem]:
-    for field, cards, kinds in (
-        ("melded_points", side.melded, MELDED_KINDS),
-        ("leftover_points", side.leftover, tuple(CardKind)),
-    ):
-        step = _points_step(rules, kinds)
+    for field, cards in (("melded_points", side.melded), ("leftover_points", side.leftover)):
+        step = points_step(rules, field)
         if isinstance(cards, int) and step and cards % step:
             template = N_(
                 "%(side)s: %(field)s of %(points)s cannot be made of cards, whose points come "

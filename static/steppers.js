@@ -2,14 +2,23 @@
 // field takes typing either way. A step sends an "input" event so the live score follows.
 "use strict";
 
-document.querySelectorAll("[data-stepper]").forEach((stepper) => {
-  const input = stepper.querySelector("input");
-  stepper.querySelectorAll("[data-step]").forEach((button) => {
-    button.hidden = false;
-    button.addEventListener("click", () => {
-      const current = Number.parseInt(input.value, 10) || 0;
-      input.value = String(Math.max(0, current + Number(button.dataset.step)));
-      input.dispatchEvent(new Event("input", { bubbles: true }));
+(() => {
+  // The next multiple of the step up or down: 763 goes to 765 with +5, not to 768.
+  function stepped(value, step) {
+    const size = Math.abs(step);
+    const multiple = step > 0 ? Math.floor(value / size) + 1 : Math.ceil(value / size) - 1;
+    return Math.max(0, multiple * size);
+  }
+
+  document.querySelectorAll("[data-stepper]").forEach((stepper) => {
+    const input = stepper.querySelector("input");
+    stepper.querySelectorAll("[data-step]").forEach((button) => {
+      button.hidden = false;
+      button.addEventListener("click", () => {
+        const current = Number.parseInt(input.value, 10) || 0;
+        input.value = String(stepped(current, Number(button.dataset.step)));
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
     });
   });
-});
+})();

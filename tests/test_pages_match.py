@@ -158,6 +158,33 @@ def test_the_round_form_hides_what_the_rules_make_impossible(
     assert not any(f'name="sides-0-{name}"' in page for name in hidden)
 
 
+def stepper_steps(page: str, field_id: str) -> list[str]:
+    """Return the steps of the - and + buttons beside a field."""
+    inside = "(?:(?!</div>).)*"  # within the stepper's own div
+    stepper = rf'<div class="stepper" data-stepper>({inside}id="{field_id}"{inside})</div>'
+    found = re.search(stepper, page, re.S)
+    assert found is not None, f"no stepper around {field_id}"
+    return re.findall(r'data-step="(-?\d+)"', found[1])
+
+
+@pytest.mark.parametrize(
+    ("card_values", "melded", "leftover"),
+    [
+        ({}, "5", "5"),
+        ({"four_to_seven": 10, "black_three": 5}, "10", "5"),  # black threes never meld
+    ],
+)
+def test_point_totals_have_steppers_that_move_by_the_step_of_the_card_values(
+    pages: Callable[..., MatchPages], card_values: dict[str, int], melded: str, leftover: str
+) -> None:
+    match = pages(overrides={"card_values": card_values})
+    page = match.page(match.new_round)
+
+    assert stepper_steps(page, "sides-1-melded_points") == [f"-{melded}", melded]
+    assert stepper_steps(page, "sides-1-leftover_points") == [f"-{leftover}", leftover]
+    assert stepper_steps(page, "sides-1-clean_books") == ["-1", "1"]
+
+
 def test_the_round_form_gives_the_live_score_the_matchs_rules(
     pages: Callable[..., MatchPages],
 ) -> None:

@@ -9,8 +9,8 @@ import pytest
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.labels import field_label
 from scorekeeper.problems import Problem, ProblemsError
-from scorekeeper.rules import RuleSet, build_rules
-from scorekeeper.validation import check_round, check_round_number, round_problems
+from scorekeeper.rules import CardKind, RuleSet, build_rules
+from scorekeeper.validation import check_round, check_round_number, points_step, round_problems
 
 STANDARD = build_rules("standard")
 OUT = {"clean_books": 2, "dirty_books": 2, "melded": 400, "went_out": True}
@@ -157,6 +157,24 @@ def test_point_totals_follow_the_card_values_steps() -> None:
     problems = problems_of(us(melded=75), rules=rules)
 
     assert "multiple of 10" in assert_refused(problems, 0, "melded_points").message()
+
+
+@pytest.mark.parametrize(
+    ("card_values", "melded", "leftover"),
+    [
+        ({}, 5, 5),
+        ({"four_to_seven": 10, "black_three": 10}, 10, 10),
+        ({"four_to_seven": 10, "black_three": 5}, 10, 5),  # black threes never meld
+        ({kind.value_key: 0 for kind in CardKind}, 0, 0),
+    ],
+)
+def test_a_point_total_steps_by_the_common_divisor_of_its_cards_values(
+    card_values: dict[str, int], melded: int, leftover: int
+) -> None:
+    rules = build_rules("standard", {"card_values": card_values})
+
+    assert points_step(rules, "melded_points") == melded
+    assert points_step(rules, "leftover_points") == leftover
 
 
 def test_more_than_one_side_out_in_a_round_is_refused() -> None:
