@@ -186,6 +186,8 @@ def new_round(public_id: str, token: str) -> Page | Response:
     if number is None:
         flash(gettext("Every round of this match is entered; edit a round to change it."))
         return _standings_redirect(match, token)
+    if not 1 <= number <= view.rules.rounds:
+        abort(400)  # only a form changed by hand names a round this match does not have
     if not form.is_submitted():
         return _round_page(view, form, number)
     if not form.validate():

@@ -28,7 +28,7 @@ def name_field(label: str = "") -> StringField:
 def hidden_number(field: HiddenField) -> int | None:
     """Return a hidden number field's value, or None when it is missing or no number."""
     text = str(field.data or "")
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isdecimal() else None  # isdigit() takes "²", which int() refuses
 
 
 def add_error(field: Field, message: str) -> None:

@@ -1,0 +1,176 @@
+"""Hypothesis fills every form of the pages with anything: never a 5xx, and a refusal saves nothing.
+
+Each form is found on its page as a browser would find it, with every field it holds (hidden ones
+too); each field gets a plausible value, one of its choices, or something hostile: huge, negative,
+not a number, control characters, left out. An answer that is not a redirect must leave the
+database as it was; a redirect must stay on this site. `make soak` tries many more examples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from gunicorn_server import scaled
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import func
+
+from scorekeeper import store
+from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.models import Match, Round, db
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch
+
+HOSTILE = st.one_of(
+    st.sampled_from(["", " ", "-1", "-0", "+5", "1e3", "1.5", "1,000", "NaN", "inf", "0x1F"]),
+    st.sampled_from(["٣", "\x00", "\u202e12", "\r\n", "9" * 40, "x" * 10_000]),
+    st.sampled_from(["https://evil.example/", "//evil.example", "javascript:alert(1)"]),
+    st.integers(min_value=-(10**20), max_value=10**20).map(str),
+    st.text(max_size=30),  # any code point, control characters included
+)
+PLAUSIBLE = st.integers(min_value=0, max_value=12).map(str)
+TOO_BIG_FOR_A_REQUEST = "x" * 300_000  # past MAX_CONTENT_LENGTH
+
+
+@dataclass
+class Form:
+    action: str
+    fields: dict[str, list[str]] = field(default_factory=dict)  # name -> choices offered
+
+
+class FormFinder(HTMLParser):
+    """Collect the POST forms of a page: their actions, fields and the choices each offers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[Form] = []
+        self.current: Form | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "form" and (attributes.get("method") or "").lower() == "post":
+            self.current = Form(attributes.get("action") or "")
+            self.forms.append(self.current)
+        elif self.current is not None and tag in ("input", "select", "textarea", "button"):
+            name = attributes.get("name")
+            if name:
+                choices = self.current.fields.setdefault(name, [])
+                if attributes.get("value") is not None:
+                    choices.append(attributes["value"] or "")
+        elif self.current is not None and tag == "option":
+            last = list(self.current.fields)[-1]
+            self.current.fields[last].append(attributes.get("value") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.current = None
+
+
+def forms_on(client: FlaskClient, page: str) -> list[Form]:
+    response = client.get(page)
+    assert response.status_code == 200, page
+    finder = FormFinder()
+    finder.feed(response.get_data(as_text=True))
+    assert finder.forms, f"{page} shows no form"
+    return finder.forms
+
+
+@st.composite
+def filled(draw: st.DrawFn, form: Form) -> dict[str, str]:
+    """Return a submission of the form: each field plausible, chosen, hostile or left out."""
+    data = {}
+    for name, choices in form.fields.items():
+        options = [st.none(), PLAUSIBLE, HOSTILE]
+        options += [st.sampled_from(choices)] * 3 if choices else []
+        value = draw(st.one_of(options))
+        if value is not None:
+            data[name] = value
+    return data
+
+
+@pytest.fixture
+def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
+    """Return the test app's configuration: the forms' values are fuzzed, not their CSRF token."""
+    return {**app_config, "WTF_CSRF_ENABLED": False, "GUESS_LIMIT": 10**9}
+
+
+@pytest.fixture
+def pages(app: Flask, create_match: CreateMatch) -> dict[str, str]:
+    """Return every page that holds a form, on a match with its first round entered."""
+    match = create_match()
+    with app.app_context():
+        stored = store.get_match(match.public_id)
+        assert stored is not None
+        sides = (SideEntry("", clean_books=1, melded=310), SideEntry("", leftover=20))
+        store.add_round(stored, RoundEntry(1, sides, 0))
+    edit = f"/m/{match.public_id}/edit/{match.edit_token}"
+    return {
+        "set-up": "/matches/new",
+        "standings": edit,
+        "new round": f"{edit}/rounds/new",
+        "round edit": f"{edit}/rounds/1",
+    }
+
+
+def saved_state(app: Flask) -> tuple[Any, ...]:
+    """Return everything a form could change in the database, to compare before and after."""
+    with app.app_context():
+        matches = db.session.execute(db.select(Match.id, Match.version, Match.name)).all()
+        rounds = db.session.execute(db.select(Round.match_id, Round.number, Round.version)).all()
+        return (sorted(matches), sorted(rounds), db.session.scalar(func.count(Round.id)))
+
+
+Submit = Callable[[Form, dict[str, str]], None]
+
+
+@pytest.fixture
+def submit(app: Flask, client: FlaskClient) -> Submit:
+    """Return a function that posts a form and checks the answer and what it saved."""
+
+    def post(form: Form, data: dict[str, str]) -> None:
+        before = saved_state(app)
+        response = client.post(form.action, data=data)
+        assert response.status_code < 500, (form.action, data)
+        if response.status_code in (301, 302, 303, 307, 308):
+            assert (response.location or "").startswith("/"), response.location
+            assert not (response.location or "").startswith("//"), response.location
+        else:
+            assert saved_state(app) == before, (response.status_code, form.action, data)
+
+    return post
+
+
+@pytest.fixture
+def forms(client: FlaskClient, pages: dict[str, str], page: str) -> list[Form]:
+    """Return the forms of the page as it first shows: later examples may have changed it."""
+    return forms_on(client, pages[page])
+
+
+@pytest.mark.parametrize("page", ["set-up", "standings", "new round", "round edit"])
+@settings(
+    max_examples=scaled(25, 400),
+    deadline=None,
+    # One app and database take every example, as one server takes every request.
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_any_values_in_any_form_get_an_answer_and_a_refusal_saves_nothing(
+    forms: list[Form], submit: Submit, data: st.DataObject
+) -> None:
+    form = data.draw(st.sampled_from(forms))
+    submit(form, data.draw(filled(form)))
+
+
+def test_a_form_too_big_to_read_is_refused_and_saves_nothing(
+    client: FlaskClient, pages: dict[str, str], submit: Submit
+) -> None:
+    for page in pages.values():
+        for form in forms_on(client, page):
+            submit(form, dict.fromkeys(form.fields, TOO_BIG_FOR_A_REQUEST))
