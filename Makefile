@@ -5,11 +5,16 @@ BIN := $(VENV)/bin
 FLASK := $(BIN)/flask --app scorekeeper
 # Debian packages: the PDF subsetter and fonts for the app, a browser and pdftoppm for the tests.
 RUN_PACKAGES := libharfbuzz-subset0 fonts-dejavu-core fonts-noto-cjk
-TEST_PACKAGES := $(RUN_PACKAGES) chromium poppler-utils
+# wrk drives the web bench, whose quick run is part of the tests.
+BENCH_PACKAGES := wrk
+TEST_PACKAGES := $(RUN_PACKAGES) chromium poppler-utils $(BENCH_PACKAGES)
 # The whole suite runs a second time on PostgreSQL when this database answers.
 POSTGRES_TEST_URL := postgresql+psycopg://postgres@127.0.0.1:5432/test
+# The tests whose long versions `make soak` runs (SOAK=1); `make test` runs short ones.
+SOAK_TESTS := tests/test_concurrency.py tests/test_crash.py tests/test_fuzz_api.py \
+	tests/test_fuzz_forms.py
 
-.PHONY: run serve test lint bench system-run system-test clean
+.PHONY: run serve test lint bench soak system-run system-test system-bench clean
 
 run: $(VENV)/.installed system-run instance/config.py
 	$(FLASK) db upgrade
@@ -32,8 +37,23 @@ test: $(VENV)/.installed-test system-test
 	fi
 
 # Each PDF's warm render time as a multiple of a plain table's, measured in the same run.
-bench: $(VENV)/.installed system-run
+# and the standings page and round submissions under load, as ratios of floors (wrk).
+bench: $(VENV)/.installed system-bench
 	$(BIN)/python bench/pdf_bench.py
+	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
+		$(BIN)/python bench/web_bench.py --postgres "$(POSTGRES_TEST_URL)"; \
+	else \
+		$(BIN)/python bench/web_bench.py; \
+	fi
+
+# 50 clients x 200 edits, 20 kills during 1,000 writes each, long fuzzing; then on PostgreSQL.
+soak: $(VENV)/.installed-test system-test
+	env -u DATABASE_URL SOAK=1 $(BIN)/pytest $(SOAK_TESTS)
+	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
+		DATABASE_URL="$(POSTGRES_TEST_URL)" SOAK=1 $(BIN)/pytest $(SOAK_TESTS); \
+	else \
+		echo "PostgreSQL at 127.0.0.1:5432 not reachable: its soak is skipped"; \
+	fi
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check --fix scorekeeper tests
@@ -44,6 +64,9 @@ system-run:
 
 system-test:
 	scripts/system-packages.sh $(TEST_PACKAGES)
+
+system-bench:
+	scripts/system-packages.sh $(RUN_PACKAGES) $(BENCH_PACKAGES)
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
