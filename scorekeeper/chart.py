@@ -1,7 +1,13 @@
-"""The running-totals chart: match totals per round turned into SVG geometry, free of Flask."""
+"""The running-totals chart: match totals per round turned into SVG geometry, free of Flask.
+
+The drawing carries its own look (colours, dashes, marker shapes, type size) because WeasyPrint
+reads no stylesheet inside an SVG: the match report must print it, in black and white too, where
+only the dash pattern and the marker shape tell the sides apart.
+"""
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -9,25 +15,94 @@ from dataclasses import dataclass
 # The drawing's own units; the page scales the SVG to its width.
 WIDTH = 360
 HEIGHT = 240
-# Room left of, right of, above and below the plot for the axis labels.
-MARGIN_LEFT = 64
+# Room right of, above and below the plot; on the left the widest y label decides.
 MARGIN_RIGHT = 12
 MARGIN_TOP = 12
 MARGIN_BOTTOM = 32
-# Gaps between the plot and its axis labels, and the dot drawn at each round.
+# Gaps between the plot and its axis labels, and the size of the mark at each round.
 LABEL_GAP = 6
+LABEL_PADDING = 4
 X_LABEL_DROP = 22
-MARKER_RADIUS = 4
+MARKER_RADIUS = 4.5
+LINE_WIDTH = 3
+TICK_FONT_SIZE = 14
+# A character of a tick label is at most this wide per unit of font size (DejaVu Sans digits).
+CHARACTER_WIDTH = 0.64
+# The legend's sample of each line, in the same units.
+KEY_WIDTH = 36
+KEY_HEIGHT = 12
 TARGET_TICKS = 5
 NICE_STEPS = (1, 2, 5, 10)
 # A match with no points yet still gets a y axis of this height, so the chart's frame shows.
 EMPTY_SPAN = 100
 
 
+class Marker(enum.Enum):
+    """The shape drawn at each round of a line; each side gets its own."""
+
+    CIRCLE = "circle"
+    SQUARE = "square"
+    TRIANGLE = "triangle"
+    DIAMOND = "diamond"
+    TRIANGLE_DOWN = "triangle_down"
+    PLUS = "plus"
+
+
+# The corners of each shape but the circle, in marker radii from its centre (y grows downward).
+_ARM = 0.4
+MARKER_CORNERS: dict[Marker, tuple[tuple[float, float], ...]] = {
+    Marker.SQUARE: ((-0.9, -0.9), (0.9, -0.9), (0.9, 0.9), (-0.9, 0.9)),
+    Marker.TRIANGLE: ((0, -1.25), (1.1, 0.7), (-1.1, 0.7)),
+    Marker.DIAMOND: ((0, -1.3), (1.3, 0), (0, 1.3), (-1.3, 0)),
+    Marker.TRIANGLE_DOWN: ((0, 1.25), (1.1, -0.7), (-1.1, -0.7)),
+    Marker.PLUS: (
+        (-_ARM, -1.2), (_ARM, -1.2), (_ARM, -_ARM), (1.2, -_ARM), (1.2, _ARM), (_ARM, _ARM),
+        (_ARM, 1.2), (-_ARM, 1.2), (-_ARM, _ARM), (-1.2, _ARM), (-1.2, -_ARM), (-_ARM, -_ARM),
+    ),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SeriesStyle:
+    """How one side's line looks: a colour, a dash pattern ("" for solid) and a marker."""
+
+    colour: str
+    dasharray: str
+    marker: Marker
+
+
+# Dark colours, so that each line stays dark grey on a black-and-white printer.
+SERIES_STYLES = (
+    SeriesStyle("#1f5f3f", "", Marker.CIRCLE),
+    SeriesStyle("#b03a2e", "10 5", Marker.SQUARE),
+    SeriesStyle("#1d4f91", "3 4", Marker.TRIANGLE),
+    SeriesStyle("#8a5a00", "12 4 3 4", Marker.DIAMOND),
+    SeriesStyle("#6b2c91", "6 6", Marker.TRIANGLE_DOWN),
+    SeriesStyle("#2b2b2b", "2 8", Marker.PLUS),
+)
+
+
 @dataclass(frozen=True)
 class Point:
     x: float
     y: float
+
+
+def marker_path(marker: Marker, centre: Point, radius: float = MARKER_RADIUS) -> str:
+    """Return an SVG path drawing `marker` around `centre`, to be filled."""
+    if marker is Marker.CIRCLE:  # two half circles
+        r, across = _svg_number(radius), _svg_number(2 * radius)
+        start = f"{_svg_number(centre.x - radius)},{_svg_number(centre.y)}"
+        return f"M{start}a{r},{r} 0 1,0 {across},0a{r},{r} 0 1,0 -{across},0Z"
+    corners = " ".join(
+        f"{_svg_number(centre.x + dx * radius)},{_svg_number(centre.y + dy * radius)}"
+        for dx, dy in MARKER_CORNERS[marker]
+    )
+    return f"M{corners}Z"
+
+
+def _svg_number(value: float) -> str:
+    return f"{round(value, 2):g}"
 
 
 @dataclass(frozen=True)
@@ -47,9 +122,23 @@ class Series:
     points: tuple[Point, ...]
 
     @property
+    def style(self) -> SeriesStyle:
+        return SERIES_STYLES[self.index % len(SERIES_STYLES)]
+
+    @property
     def polyline(self) -> str:
         """Return the points as an SVG `points` attribute."""
         return " ".join(f"{point.x:g},{point.y:g}" for point in self.points)
+
+    @property
+    def markers(self) -> str:
+        """Return an SVG path of the marker at every round played (none at the start)."""
+        return "".join(marker_path(self.style.marker, point) for point in self.points[1:])
+
+    @property
+    def key_marker(self) -> str:
+        """Return an SVG path of the marker in the middle of the legend's sample line."""
+        return marker_path(self.style.marker, Point(KEY_WIDTH / 2, KEY_HEIGHT / 2))
 
 
 @dataclass(frozen=True)
@@ -63,10 +152,19 @@ class Chart:
     zero: float
     y_label_x: float
     x_label_y: float
-    marker_radius: float
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
     series: tuple[Series, ...]
+    font_size: float = TICK_FONT_SIZE
+    line_width: float = LINE_WIDTH
+    key_width: float = KEY_WIDTH
+    key_height: float = KEY_HEIGHT
+
+    @property
+    def key_line(self) -> str:
+        """Return the legend's sample line as an SVG `points` attribute, across its middle."""
+        middle = _svg_number(self.key_height / 2)
+        return f"0,{middle} {_svg_number(self.key_width)},{middle}"
 
 
 def nice_ticks(low: int, high: int, target: int = TARGET_TICKS) -> tuple[int, ...]:
@@ -79,6 +177,11 @@ def nice_ticks(low: int, high: int, target: int = TARGET_TICKS) -> tuple[int, ..
     return tuple(range(math.floor(low / step) * step, math.ceil(high / step) * step + 1, step))
 
 
+def label_width(value: int) -> float:
+    """Return at most how wide a tick label of `value` is drawn, with its separators and sign."""
+    return len(f"{value:,}") * CHARACTER_WIDTH * TICK_FONT_SIZE
+
+
 def running_totals_chart(
     side_names: Sequence[str], running_totals: Sequence[Sequence[int]], rounds_total: int
 ) -> Chart:
@@ -89,7 +192,8 @@ def running_totals_chart(
     values = [total for totals in running_totals for total in totals]
     low, high = min([0, *values]), max([0, *values])
     y_values = nice_ticks(low, high if high > low else low + EMPTY_SPAN)
-    left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
+    left = math.ceil(LABEL_PADDING + max(map(label_width, y_values)) + LABEL_GAP)
+    right = WIDTH - MARGIN_RIGHT
     top, bottom = MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
     rounds = max(rounds_total, len(running_totals), 1)
 
@@ -121,7 +225,6 @@ def running_totals_chart(
         zero=y_at(0),
         y_label_x=left - LABEL_GAP,
         x_label_y=bottom + X_LABEL_DROP,
-        marker_radius=MARKER_RADIUS,
         x_ticks=tuple(Tick(number, x_at(number)) for number in range(1, rounds + 1)),
         y_ticks=tuple(Tick(value, y_at(value)) for value in y_values),
         series=series,

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from scorekeeper.chart import HEIGHT, WIDTH, Point, nice_ticks, running_totals_chart
+from scorekeeper.chart import (
+    HEIGHT,
+    SERIES_STYLES,
+    WIDTH,
+    Marker,
+    Point,
+    label_width,
+    marker_path,
+    nice_ticks,
+    running_totals_chart,
+)
 
 
 @pytest.mark.parametrize(
@@ -78,3 +90,56 @@ def test_the_polyline_lists_the_points_as_svg_coordinates() -> None:
 
     first, last = chart.series[0].points
     assert chart.series[0].polyline == f"{first.x:g},{first.y:g} {last.x:g},{last.y:g}"
+
+
+@pytest.mark.parametrize("totals", [(10000, -10000), (-12345, 0), (999999, 5)])
+def test_the_widest_y_label_fits_left_of_the_plot(totals: tuple[int, int]) -> None:
+    chart = running_totals_chart(["Us", "Them"], [totals], rounds_total=4)
+
+    widest = max(label_width(tick.value) for tick in chart.y_ticks)
+    assert chart.y_label_x - widest >= 0
+    assert chart.left - chart.y_label_x > 0
+
+
+def test_small_totals_leave_the_plot_more_room_than_large_ones() -> None:
+    small = running_totals_chart(["Us"], [(100,)], rounds_total=4)
+    large = running_totals_chart(["Us"], [(12000,)], rounds_total=4)
+
+    assert small.left < large.left
+
+
+def test_every_side_of_a_full_table_has_its_own_dash_pattern_and_marker() -> None:
+    chart = running_totals_chart([f"Side {n}" for n in range(6)], [(0,) * 6], rounds_total=4)
+
+    styles = [series.style for series in chart.series]
+    assert len({style.dasharray for style in styles}) == 6
+    assert len({style.marker for style in styles}) == 6
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", style.colour) for style in SERIES_STYLES)
+
+
+def path_numbers(path: str) -> list[float]:
+    return [float(number) for number in re.findall(r"-?\d+(?:\.\d+)?", path)]
+
+
+@pytest.mark.parametrize("marker", [marker for marker in Marker if marker is not Marker.CIRCLE])
+def test_a_marker_is_a_closed_shape_around_its_point(marker: Marker) -> None:
+    path = marker_path(marker, Point(100, 50), radius=4)
+
+    numbers = path_numbers(path)
+    xs, ys = numbers[0::2], numbers[1::2]
+    assert path.startswith("M") and path.endswith("Z")
+    assert sum(xs) / len(xs) == pytest.approx(100, abs=0.5)  # the corners' centre
+    assert sum(ys) / len(ys) == pytest.approx(50, abs=0.5)
+    assert 0 < max(xs) - min(xs) <= 12
+
+
+def test_a_circle_marker_is_two_arcs_across_its_point() -> None:
+    assert marker_path(Marker.CIRCLE, Point(100, 50), radius=4) == (
+        "M96,50a4,4 0 1,0 8,0a4,4 0 1,0 -8,0Z"
+    )
+
+
+def test_a_line_has_a_marker_at_every_round_played_but_not_at_the_start() -> None:
+    chart = running_totals_chart(["Us"], [(100,), (300,)], rounds_total=4)
+
+    assert chart.series[0].markers.count("Z") == 2

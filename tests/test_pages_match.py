@@ -537,8 +537,24 @@ def test_the_chart_draws_a_line_per_side_on_the_server(pages: Callable[..., Matc
 
     page = match.page(match.view)
 
-    assert page.count("<polyline points=") == 2
+    assert page.count("<polyline points=") == 2 + 2  # a line per side, and its legend sample
     assert '<g class="series series-1">' in page
+
+
+def test_the_chart_carries_its_own_look_for_pdfs_which_read_no_css_inside_svg(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter(1)
+
+    page = match.page(match.view)
+
+    lines = re.findall(r"<polyline [^>]*>", page)
+    assert all('fill="none"' in line and 'stroke="#' in line for line in lines)
+    assert all(re.search(r'stroke-width="\d', line) for line in lines)
+    assert len({re.search(r'stroke-dasharray="([^"]*)"|$', line)[0] for line in lines}) == 2
+    assert re.search(r'<g class="tick-labels" fill="#\w+" font-size="\d+"', page)
+    assert re.search(r'<path d="M[^"]+Z" fill="#\w+"/>', page)  # the markers
 
 
 def test_match_pages_remember_their_own_link_for_this_devices_recent_list(
