@@ -14,18 +14,25 @@ POSTGRES_TEST_URL := postgresql+psycopg://postgres@127.0.0.1:5432/test
 SOAK_TESTS := tests/test_concurrency.py tests/test_crash.py tests/test_fuzz_api.py \
 	tests/test_fuzz_forms.py
 
-.PHONY: run serve test lint bench soak system-run system-test system-bench clean
+# Message catalogs: the .po files are committed, the compiled .mo files are built here.
+TRANSLATIONS := scorekeeper/translations
+POT := $(TRANSLATIONS)/messages.pot
+CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+PYBABEL := $(BIN)/pybabel
 
-run: $(VENV)/.installed system-run instance/config.py
+.PHONY: run serve test lint bench soak system-run system-test system-bench clean
+.PHONY: translations-extract translations-update translations-compile translations-init
+
+run: $(VENV)/.installed system-run instance/config.py translations-compile
 	$(FLASK) db upgrade
 	$(FLASK) run --host 127.0.0.1 --port 5000
 
 # Production: SECRET_KEY (or instance/config.py) and DATABASE_URL come from the environment.
-serve: $(VENV)/.installed system-run
+serve: $(VENV)/.installed system-run translations-compile
 	$(FLASK) db upgrade
 	$(BIN)/gunicorn --config python:scorekeeper.gunicorn_conf
 
-test: $(VENV)/.installed-test system-test
+test: $(VENV)/.installed-test system-test translations-compile
 	$(BIN)/ruff check scorekeeper tests
 	$(BIN)/ruff format --check scorekeeper tests
 	env -u DATABASE_URL $(BIN)/pytest
@@ -38,7 +45,7 @@ test: $(VENV)/.installed-test system-test
 
 # Each PDF's warm render time as a multiple of a plain table's, measured in the same run.
 # and the standings page and round submissions under load, as ratios of floors (wrk).
-bench: $(VENV)/.installed system-bench
+bench: $(VENV)/.installed system-bench translations-compile
 	$(BIN)/python bench/pdf_bench.py
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
 		$(BIN)/python bench/web_bench.py --postgres "$(POSTGRES_TEST_URL)"; \
@@ -47,7 +54,7 @@ bench: $(VENV)/.installed system-bench
 	fi
 
 # 50 clients x 200 edits, 20 kills during 1,000 writes each, long fuzzing; then on PostgreSQL.
-soak: $(VENV)/.installed-test system-test
+soak: $(VENV)/.installed-test system-test translations-compile
 	env -u DATABASE_URL SOAK=1 $(BIN)/pytest $(SOAK_TESTS)
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
 		DATABASE_URL="$(POSTGRES_TEST_URL)" SOAK=1 $(BIN)/pytest $(SOAK_TESTS); \
@@ -58,6 +65,29 @@ soak: $(VENV)/.installed-test system-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check --fix scorekeeper tests
 	$(BIN)/ruff format scorekeeper tests
+
+# Every user-facing string, found as scorekeeper/babel.cfg says, into the template catalog.
+translations-extract: $(VENV)/.installed
+	$(PYBABEL) extract --mapping-file scorekeeper/babel.cfg --add-comments Translators: \
+		--add-location file --sort-output --project scorekeeper --output-file $(POT) .
+
+# New and changed strings into every catalog (changed ones come back fuzzy: review them). The
+# English catalog is the source language: its translations are filled in as the strings.
+translations-update: translations-extract
+	$(PYBABEL) update --input-file $(POT) --output-dir $(TRANSLATIONS) --ignore-obsolete
+	$(BIN)/python scripts/english-catalog.py $(TRANSLATIONS)/en/LC_MESSAGES/messages.po
+
+translations-compile: $(CATALOGS:.po=.mo)
+
+%/LC_MESSAGES/messages.mo: %/LC_MESSAGES/messages.po | $(VENV)/.installed
+	$(PYBABEL) compile --input-file $< --output-file $@
+
+# A new language: make translations-init LANG=xx (not the LANG of the environment).
+translations-init: translations-extract
+ifneq ($(origin LANG),command line)
+	$(error Name the new language's code: make translations-init LANG=xx)
+endif
+	$(PYBABEL) init --input-file $(POT) --output-dir $(TRANSLATIONS) --locale $(LANG)
 
 system-run:
 	scripts/system-packages.sh $(RUN_PACKAGES)
@@ -84,4 +114,4 @@ instance/config.py:
 	$(BIN)/python -c "import secrets; print(f'SECRET_KEY = {secrets.token_hex()!r}')" > $@
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis $(POT) $(CATALOGS:.po=.mo)

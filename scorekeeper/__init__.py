@@ -44,10 +44,11 @@ def create_app(
     guarding.init_app(app)  # after security: its 429 answers get the security headers too
 
     import scorekeeper.api_matches  # noqa: F401  (its routes join api.bp)
-    from scorekeeper import api, cli, matches, pages, pdf, printing
+    from scorekeeper import api, cli, language, matches, pages, pdf, printing
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(language.bp)
     app.register_blueprint(matches.bp)
     pdf.init_app(app)  # imports WeasyPrint now, not on the first PDF request
     app.register_blueprint(printing.bp)

@@ -10,9 +10,10 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper.exports import unknown_keys
 from scorekeeper.extensions import csrf
-from scorekeeper.i18n import problem_dict
+from scorekeeper.i18n import http_error_message, problem_dict
 from scorekeeper.melds import MeldCheck, check_melds
 from scorekeeper.openapi import openapi_document
+from scorekeeper.pages import error_page
 from scorekeeper.payloads import optional_integer, parse_melds, parse_round, parse_rules
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS
@@ -42,12 +43,13 @@ def _bad_body(_error: BadRequestBody) -> tuple[Response, int]:
 
 @bp.errorhandler(HTTPException)  # before any error page the app may have for the same code
 @bp.app_errorhandler(HTTPException)  # routing errors, which no blueprint sees
-def _http_error(error: HTTPException) -> HTTPException | Response:
+def _http_error(error: HTTPException) -> Response:
     """Answer an HTTP error under /api/ as the JSON error list, with its headers (Allow,
-    Retry-After...): an unknown path or method too. Other paths keep their own error pages."""
+    Retry-After...): an unknown path or method too. Other paths get the error page."""
     if not request.path.startswith(API_PATHS):
-        return error
-    response = jsonify(errors=[{"side": None, "field": None, "message": error.description}])
+        return error_page(error)
+    message = http_error_message(error)
+    response = jsonify(errors=[{"side": None, "field": None, "message": message}])
     response.status_code = error.code or 500
     response.headers.extend(
         (name, value) for name, value in error.get_headers() if name != "Content-Type"

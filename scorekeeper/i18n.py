@@ -1,14 +1,55 @@
-"""Languages: which one a request is served in, and translation of the domain's messages."""
+"""Languages: which one a request is served in, and translation of the domain's messages.
+
+The languages offered are the catalogs in `translations/`: adding one is `make translations-init
+LANG=xx`, translating its catalog and compiling it (README, "Languages").
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from babel import Locale
 from flask import request
 from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
 
-from scorekeeper.problems import Problem
+from scorekeeper.problems import N_, Problem
 
-LANGUAGES = {"en": "English"}
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+DEFAULT_LANGUAGE = "en"
 LANGUAGE_COOKIE = "lang"
+
+# Werkzeug describes its errors in English; a page or API answer says these instead, unless the
+# code that raised the error gave its own (already translated) description.
+HTTP_ERROR_MESSAGES = {
+    400: N_("The request could not be read. Go back, reload the page and try again."),
+    401: N_("This needs the match's edit token."),
+    403: N_("This link does not open this page: check that you have the whole link."),
+    404: N_("There is nothing at this address: check the link."),
+    405: N_("This address does not take that kind of request."),
+    413: N_("The request is too large."),
+    415: N_("The request's content type is not one this address takes."),
+    500: N_("Something went wrong on our side. Try again in a moment."),
+}
+CSRF_MESSAGE = N_(
+    "This form has expired or was not sent from this site. Reload the page and send it again."
+)
+
+
+def native_name(code: str) -> str:
+    """Return a language's name in that language, as a menu starts it: 日本語, Беларуская."""
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+def catalog_languages(directory: Path = TRANSLATIONS) -> dict[str, str]:
+    """Return the languages that have a catalog, code -> own name, in the order of their names."""
+    codes = (path.parents[1].name for path in directory.glob("*/LC_MESSAGES/messages.po"))
+    return dict(sorted(((code, native_name(code)) for code in codes), key=lambda item: item[1]))
+
+
+LANGUAGES = catalog_languages()
 
 
 def select_locale() -> str:
@@ -16,7 +57,7 @@ def select_locale() -> str:
     picked = request.cookies.get(LANGUAGE_COOKIE)
     if picked in LANGUAGES:
         return picked
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:
@@ -27,3 +68,14 @@ def problem_dict(problem: Problem) -> dict[str, object]:
 def problem_message(problem: Problem) -> str:
     """Return a domain problem's message in the request's language."""
     return problem.message(gettext)
+
+
+def http_error_message(error: HTTPException) -> str:
+    """Return what went wrong in the request's language: the error's own description when the
+    code that raised it gave one, else a translated message for its status."""
+    if isinstance(error, CSRFError):
+        return gettext(CSRF_MESSAGE)
+    template = HTTP_ERROR_MESSAGES.get(error.code or 500)
+    if error.description != type(error).description or template is None:
+        return error.description or ""
+    return gettext(template)

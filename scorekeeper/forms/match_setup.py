@@ -7,7 +7,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms.fields import (
@@ -16,6 +16,7 @@ from wtforms.fields import (
     FormField,
     RadioField,
     SelectChoice,
+    SelectField,
     StringField,
     SubmitField,
 )
@@ -23,7 +24,7 @@ from wtforms.validators import InputRequired, Length, ValidationError
 
 from scorekeeper.forms.fields import add_error, name_field, stripped
 from scorekeeper.forms.house_rules import HouseRule, house_rules, house_rules_form_class
-from scorekeeper.i18n import problem_message
+from scorekeeper.i18n import LANGUAGES, problem_message
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, PRESETS, RuleSet, build_rules
@@ -95,6 +96,11 @@ class MatchForm(FlaskForm):
         default=DEFAULT_PRESET,
     )
     house = FormField(house_rules_form_class())
+    language = SelectField(
+        _l("Language of the printed sheets"),
+        choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
+        default=lambda: str(get_locale()),  # the page's own language
+    )
     show_preset = SubmitField(_l("Show this preset's values"))
     chosen_rules: RuleSet | None = None  # set by `validate`
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from io import BytesIO
 from itertools import accumulate
 
 from flask import Blueprint, Response, abort, render_template, request, send_file
-from flask_babel import format_date, format_decimal, gettext, ngettext
+from flask_babel import force_locale, format_date, format_decimal, get_locale, gettext, ngettext
 
 from scorekeeper import store
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.models import Match
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.pdf import Paper, render_pdf
@@ -174,6 +176,23 @@ def match_or_404(public_id: str) -> Match:
     return match
 
 
+def print_language(match: Match) -> str:
+    """Return the language the match's PDFs print in: its own, else the page's."""
+    return match.language if match.language in LANGUAGES else str(get_locale())
+
+
+def in_print_language(render: Callable[[Match], Response]) -> Callable[[str], Response]:
+    """Serve a match's PDF rendered, named and cached in the match's print language."""
+
+    @functools.wraps(render)
+    def view(public_id: str) -> Response:
+        match = match_or_404(public_id)
+        with force_locale(print_language(match)):
+            return render(match)
+
+    return view
+
+
 def printed_match_rules(match: Match) -> PrintedRules:
     """Return the match's rules under its name, saying how many house rules it plays."""
     preset = match.preset if match.preset in PRESETS else DEFAULT_PRESET
@@ -195,29 +214,30 @@ def match_file_title(match: Match, what: str) -> str:
 
 
 @bp.get("/m/<public_id>/report.pdf")
-def match_report(public_id: str) -> Response:
-    view = store.match_view(match_or_404(public_id))
-    pdf = render_pdf(report_html(view, printed_match_rules(view.match), requested_paper()))
-    return download(pdf, match_file_title(view.match, gettext("report")))
+@in_print_language
+def match_report(match: Match) -> Response:
+    view = store.match_view(match)
+    pdf = render_pdf(report_html(view, printed_match_rules(match), requested_paper()))
+    return download(pdf, match_file_title(match, gettext("report")))
 
 
 @bp.get("/m/<public_id>/sheet.pdf")
-def match_sheet(public_id: str) -> Response:
-    match = match_or_404(public_id)
+@in_print_language
+def match_sheet(match: Match) -> Response:
     day = format_date(match.created_at, "long")
     pdf = sheet_pdf(printed_match_rules(match), store.side_names(match), day, requested_paper())
     return download(pdf, match_file_title(match, gettext("score sheet")))
 
 
 @bp.get("/m/<public_id>/rules.pdf")
-def match_rules(public_id: str) -> Response:
-    match = match_or_404(public_id)
+@in_print_language
+def match_rules(match: Match) -> Response:
     pdf = card_pdf(printed_match_rules(match), requested_paper())
     return download(pdf, match_file_title(match, gettext("rules card")))
 
 
 @bp.get("/m/<public_id>/pocket.pdf")
-def match_pocket(public_id: str) -> Response:
-    match = match_or_404(public_id)
+@in_print_language
+def match_pocket(match: Match) -> Response:
     pdf = pocket_pdf(printed_match_rules(match), requested_paper())
     return download(pdf, match_file_title(match, gettext("pocket rules")))

@@ -38,9 +38,18 @@ class CreatedMatch:
     edit_token: str
 
 
-def create_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec]) -> CreatedMatch:
-    """Store a new match under `rules`; raise `ProblemsError` and store nothing on bad names."""
+def create_match(
+    name: str,
+    preset: str,
+    rules: RuleSet,
+    sides: Sequence[SideSpec],
+    *,
+    language: str | None = None,
+) -> CreatedMatch:
+    """Store a new match under `rules`, its PDFs printed in `language` (None: each reader's);
+    raise `ProblemsError` and store nothing on bad names."""
     created = new_match(name, preset, rules, sides)
+    created.match.language = language
     with write_transaction():
         db.session.add(created.match)
     return created
