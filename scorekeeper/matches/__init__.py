@@ -1,0 +1,10 @@
+"""Blueprint for the match pages: set up, share, import, enter and edit rounds, standings.
+
+The edit pages carry the match's edit token in the URL variable `token`; the view page needs none.
+Every write answers with a 303 redirect, so reloading a page never enters a round twice.
+"""
+
+from scorekeeper.matches import rounds, setup, sharing, standings  # noqa: F401  (their routes join bp)
+from scorekeeper.matches.blueprint import bp
+
+__all__ = ["bp"]

@@ -1,0 +1,54 @@
+"""The blueprint the match pages join, the template helpers they share, finding a match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from babel.lists import format_list
+from flask import Blueprint, abort, current_app
+from flask_babel import get_locale
+
+from scorekeeper import store
+from scorekeeper.forms import messages
+from scorekeeper.models import Match
+from scorekeeper.store import MatchView
+
+bp = Blueprint("matches", __name__)
+
+Page = str | tuple[str, int]
+
+
+@bp.app_template_global()
+def has_endpoint(endpoint: str) -> bool:
+    """Return whether the app serves `endpoint`, so pages link only to what exists."""
+    return endpoint in current_app.view_functions
+
+
+@bp.app_template_filter()
+def names_list(names: Sequence[str]) -> str:
+    """Return names as a sentence lists them: "Ann, Bob and Cy"."""
+    return format_list(list(names), locale=get_locale())
+
+
+bp.add_app_template_filter(messages)
+
+
+@bp.app_template_filter()
+def leader_names(view: MatchView) -> list[str]:
+    """Return the names of the sides at the top of the standings."""
+    return [view.side_names[index] for index in view.standings.leaders]
+
+
+def match_or_404(public_id: str) -> Match:
+    match = store.get_match(public_id)
+    if match is None:
+        abort(404)
+    return match
+
+
+def editable_match(public_id: str, token: str) -> Match:
+    """Return the match the token opens for editing; refuse a wrong token with 403."""
+    match = match_or_404(public_id)
+    if not store.token_opens(match, token):
+        abort(403)
+    return match

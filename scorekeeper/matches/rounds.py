@@ -1,0 +1,154 @@
+"""Rounds: entered, edited and deleted, each change guarded against lost updates and double taps."""
+
+from __future__ import annotations
+
+from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from scorekeeper import store
+from scorekeeper.forms import DeleteRoundForm, RoundForm, hidden_number, round_form
+from scorekeeper.matches.blueprint import Page, bp, editable_match
+from scorekeeper.models import Match
+from scorekeeper.problems import ProblemsError
+from scorekeeper.store import MatchView, ScoredRound
+from scorekeeper.validation import points_step
+
+
+@bp.route("/m/<public_id>/edit/<token>/rounds/new", methods=["GET", "POST"])
+def new_round(public_id: str, token: str) -> Page | Response:
+    match = editable_match(public_id, token)
+    view = store.match_view(match)
+    form = round_form(view.side_names, round_number=view.next_round)
+    number = hidden_number(form.round_number)
+    if number is None:
+        flash(gettext("Every round of this match is entered; edit a round to change it."))
+        return standings_redirect(match, token)
+    if not 1 <= number <= view.rules.rounds:
+        abort(400)  # only a form changed by hand names a round this match does not have
+    if not form.is_submitted():
+        return round_page(view, form, number)
+    if not form.validate():
+        return round_page(view, form, number), 422
+    try:
+        store.add_round(match, form.entry(number), operation_id=form.operation.data or None)
+    except ProblemsError as error:
+        if _is_entered(match, number):  # a double tap, or another phone was quicker
+            flash(gettext("Round %(round)s was already entered: here it is.", round=number))
+            return standings_redirect(match, token, number)
+        form.show_problems(error.problems)
+        return round_page(view, form, number), 422
+    flash(gettext("Round %(round)s is saved.", round=number))
+    return standings_redirect(match, token, number)
+
+
+@bp.route("/m/<public_id>/edit/<token>/rounds/<int:number>", methods=["GET", "POST"])
+def edit_round(public_id: str, token: str, number: int) -> Page | Response:
+    match = editable_match(public_id, token)
+    view = store.match_view(match)
+    stored = stored_round(view, number)
+    shown = None if request.method == "POST" else stored.entry
+    form = round_form(view.side_names, shown, version=stored.version)
+    if not form.is_submitted():
+        return round_page(view, form, number, stored=stored)
+    if not form.validate():
+        return round_page(view, form, number, stored=stored), 422
+    try:
+        store.replace_round(
+            match,
+            number,
+            form.entry(number),
+            version=hidden_number(form.version) or 0,
+            operation_id=form.operation.data or None,
+        )
+    except store.StaleVersion as stale:
+        return _conflict_page(view, form, stale.current)
+    except ProblemsError as error:
+        form.show_problems(error.problems)
+        return round_page(view, form, number, stored=stored), 422
+    flash(gettext("Round %(round)s is saved.", round=number))
+    return standings_redirect(match, token, number)
+
+
+@bp.post("/m/<public_id>/edit/<token>/rounds/<int:number>/delete")
+def delete_round(public_id: str, token: str, number: int) -> Page | Response:
+    match = editable_match(public_id, token)
+    view = store.match_view(match)
+    delete_form = DeleteRoundForm()
+    if not delete_form.validate():
+        abort(400)
+    try:
+        # A repeated operation id (a double tap) deletes nothing more, even once the round is gone.
+        store.delete_round(
+            match,
+            number,
+            version=hidden_number(delete_form.version) or 0,
+            operation_id=delete_form.operation.data or None,
+        )
+    except store.RoundNotFound:
+        abort(404)
+    except store.StaleVersion as stale:
+        shown = round_form(view.side_names, stale.current.entry, from_request=False)
+        return _conflict_page(view, shown, stale.current)
+    except ProblemsError as error:
+        stored = stored_round(view, number)
+        form = round_form(view.side_names, stored.entry, from_request=False, version=stored.version)
+        form.show_problems(error.problems)
+        return round_page(view, form, number, stored=stored), 422
+    flash(gettext("Round %(round)s is deleted.", round=number))
+    return standings_redirect(match, token)
+
+
+def stored_round(view: MatchView, number: int) -> ScoredRound:
+    stored = next((scored for scored in view.rounds if scored.number == number), None)
+    if stored is None:
+        abort(404)
+    return stored
+
+
+def _is_entered(match: Match, number: int) -> bool:
+    return any(scored.number == number for scored in store.match_view(match).rounds)
+
+
+def standings_redirect(match: Match, token: str, number: int | None = None) -> Response:
+    anchor = None if number is None else f"round-{number}"
+    url = url_for(".edit", public_id=match.public_id, token=token, _anchor=anchor)
+    return redirect(url, 303)
+
+
+def _conflict_page(view: MatchView, form: RoundForm, current: ScoredRound) -> tuple[str, int]:
+    """Show the round as it is now beside what was typed; saving again replaces it."""
+    form.version.data = str(current.version)
+    return round_page(view, form, current.number, stored=current, conflict=True), 409
+
+
+def round_page(
+    view: MatchView,
+    form: RoundForm,
+    number: int,
+    *,
+    stored: ScoredRound | None = None,
+    conflict: bool = False,
+) -> str:
+    running = store.running_scores_before(view.match, number)
+    minimums = [view.rules.meld_minimum(number, score) for score in running]
+    delete_form = None if stored is None else DeleteRoundForm(data={"version": stored.version})
+    return render_template(
+        "matches/round.html",
+        token=request.view_args["token"],  # every round page is served under the edit token
+        view=view,
+        form=form,
+        number=number,
+        running=running,
+        minimums=minimums,
+        stored=stored,
+        conflict=conflict,
+        delete_form=delete_form,
+        players=store.player_count(view.match),
+        # A step of 0 (every card worth nothing) would leave the steppers stuck: they count by 1.
+        points_steps={
+            cards: points_step(view.rules, f"{cards}_points") or 1
+            for cards in ("melded", "leftover")
+        },
+        # The calculator API takes the match's rules as overrides of the default preset.
+        live_rules={"overrides": view.rules.as_settings()},
+    )

@@ -1,0 +1,45 @@
+"""Setting up a match: its name, players, seating, preset and house rules."""
+
+from __future__ import annotations
+
+from flask import Response, flash, redirect, render_template, url_for
+from flask_babel import gettext
+
+from scorekeeper import store
+from scorekeeper.forms import SEATINGS, SETTING_LABELS, MatchForm, house_rule_groups, preset_values
+from scorekeeper.matches.blueprint import Page, bp
+from scorekeeper.problems import ProblemsError
+
+
+@bp.route("/matches/new", methods=["GET", "POST"])
+def new() -> Page | Response:
+    form = MatchForm()
+    if not form.is_submitted() or form.show_preset.data:
+        return setup_page(form)
+    if not form.validate() or form.chosen_rules is None:
+        return setup_page(form), 422
+    try:
+        created = store.create_match(
+            form.name.data,
+            form.preset.data,
+            form.chosen_rules,
+            form.side_specs(),
+            language=form.language.data,
+        )
+    except ProblemsError as error:
+        form.show_problems(error.problems)
+        return setup_page(form), 422
+    flash(gettext("The match is ready. Keep the edit link: it is the only way to enter scores."))
+    url = url_for(".share", public_id=created.match.public_id, token=created.edit_token)
+    return redirect(url, 303)
+
+
+def setup_page(form: MatchForm) -> str:
+    return render_template(
+        "matches/new.html",
+        form=form,
+        house_rule_groups=house_rule_groups(),
+        setting_labels=SETTING_LABELS,
+        preset_values=preset_values(),
+        seatings={key: [seating.teams, seating.team_size] for key, seating in SEATINGS.items()},
+    )

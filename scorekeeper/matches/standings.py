@@ -1,0 +1,43 @@
+"""The standings of a match: on the view link for everyone, on the edit link with its controls."""
+
+from __future__ import annotations
+
+from flask import render_template, url_for
+
+from scorekeeper import store
+from scorekeeper.chart import running_totals_chart
+from scorekeeper.forms import changed_house_rules
+from scorekeeper.matches.blueprint import bp, editable_match, match_or_404
+from scorekeeper.rules import PRESETS
+from scorekeeper.store import MatchView
+
+
+@bp.get("/m/<public_id>")
+def view(public_id: str) -> str:
+    return standings_page(store.match_view(match_or_404(public_id)))
+
+
+@bp.get("/m/<public_id>/edit/<token>")
+def edit(public_id: str, token: str) -> str:
+    return standings_page(store.match_view(editable_match(public_id, token)), token=token)
+
+
+def standings_page(view: MatchView, *, token: str | None = None) -> str:
+    public_id = view.match.public_id
+    round_urls = {
+        number: url_for(".edit_round", public_id=public_id, token=token, number=number)
+        for number in (scored.number for scored in view.rounds)
+        if token is not None
+    }
+    chart = running_totals_chart(
+        view.side_names, view.standings.running_totals, view.standings.rounds_total
+    )
+    return render_template(
+        "matches/standings.html",
+        view=view,
+        token=token,
+        round_urls=round_urls,
+        chart=chart,
+        preset=PRESETS.get(view.match.preset),
+        house_rules=changed_house_rules(view.match.preset, view.rules),
+    )
