@@ -67,9 +67,11 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format scorekeeper tests
 
 # Every user-facing string, found as scorekeeper/babel.cfg says, into the template catalog.
+# Only hidden directories are skipped: Babel's default would skip templates/_partials too.
 translations-extract: $(VENV)/.installed
 	$(PYBABEL) extract --mapping-file scorekeeper/babel.cfg --add-comments Translators: \
-		--add-location file --sort-output --project scorekeeper --output-file $(POT) .
+		--ignore-dirs '.*' --add-location file --sort-output --project scorekeeper \
+		--output-file $(POT) .
 
 # New and changed strings into every catalog (changed ones come back fuzzy: review them). The
 # English catalog is the source language: its translations are filled in as the strings.
