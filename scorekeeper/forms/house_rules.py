@@ -90,9 +90,14 @@ class HouseRule:
         return str(value)
 
     def display(self, value: object) -> str:
-        """Return a setting's value as a person reads it."""
+        """Return a setting's value as a person reads it, in the request's language."""
+        return str(self.choice_label(value))
+
+    def choice_label(self, value: object) -> str:
+        """Return a setting's value as a person reads it, translated only when it is shown: the
+        form classes are built once, in no request's language."""
         text = self.form_value(value)
-        return str(CHOICE_LABELS.get(text, text))
+        return CHOICE_LABELS.get(text, text)
 
     def parse(self, text: str) -> object:
         """Return what was typed as an override value; raise ValueError if it is no number."""
@@ -118,7 +123,7 @@ class HouseRule:
                 render_kw = {**render_kw, "inputmode": "text", "pattern": r"[0-9,;\s]*"}
             return StringField(self.label, filters=[stripped], render_kw=render_kw)
         keep = SelectChoice("", _l("As the preset"))
-        options = [SelectChoice(self.form_value(c), self.display(c)) for c in self.choices]
+        options = [SelectChoice(self.form_value(c), self.choice_label(c)) for c in self.choices]
         return SelectField(self.label, choices=[keep, *options], default="")
 
 
