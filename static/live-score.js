@@ -119,17 +119,6 @@
     timer = setTimeout(update, DELAY_MS);
   }
 
-  // One tap saves once: a second tap while the first is on its way does nothing.
-  const submit = form.querySelector("[data-submit-once]");
-  form.addEventListener("submit", () => {
-    setTimeout(() => {
-      submit.disabled = true;
-    });
-  });
-  window.addEventListener("pageshow", () => {
-    submit.disabled = false;
-  });
-
   form.addEventListener("input", later);
   form.addEventListener("change", later);
   update();

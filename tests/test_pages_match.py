@@ -575,14 +575,18 @@ def test_match_pages_remember_their_own_link_for_this_devices_recent_list(
     ]
 
 
-def test_print_and_download_links_appear_for_the_endpoints_the_app_serves(
-    pages: Callable[..., MatchPages], app: Flask
+def test_the_standings_offer_every_pdf_on_a_chosen_paper_and_the_json_and_csv_downloads(
+    pages: Callable[..., MatchPages],
 ) -> None:
     match = pages()
+    public_id = match.stored.public_id
     page = match.page(match.view)
 
-    assert f"/api/v1/matches/{match.stored.public_id}/export.csv" in page
-    assert ("Match report (PDF)" in page) == ("printing.match_report" in app.view_functions)
+    assert 'name="paper" value="a4"' in page and 'name="paper" value="letter"' in page
+    for pdf in ("report", "sheet", "rules", "pocket"):
+        assert f'formaction="/m/{public_id}/{pdf}.pdf"' in page
+    assert f'href="/api/v1/matches/{public_id}/export"' in page
+    assert f'href="/api/v1/matches/{public_id}/export.csv"' in page
 
 
 def test_match_pages_carry_no_inline_script_or_style_and_load_nothing_from_elsewhere(

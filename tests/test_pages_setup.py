@@ -181,7 +181,7 @@ def test_the_recent_matches_page_lists_what_the_browser_remembers(client: FlaskC
 
 
 def test_pages_carry_no_inline_script_or_style(client: FlaskClient) -> None:
-    for url in ("/", "/matches/new", "/recent"):
+    for url in ("/", "/matches/new", "/recent", "/matches/import"):
         page = client.get(url).get_data(as_text=True)
         assert "<script>" not in page and "style=" not in page and "<style" not in page
         assert "https://" not in page and "http://" not in page.replace("http://localhost", "")

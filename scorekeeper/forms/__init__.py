@@ -1,10 +1,10 @@
-"""Flask-WTF forms: setting up a match with its house rules, and entering one round.
+"""Flask-WTF forms: setting up a match with its house rules, entering one round, importing one.
 
 The forms only read what was typed. Every rule is checked by the domain (`build_rules`, the store,
 the scoring engine); its problems come back here to be shown next to the field they are about.
 """
 
-from scorekeeper.forms.fields import hidden_number, messages
+from scorekeeper.forms.fields import add_error, hidden_number, messages
 from scorekeeper.forms.house_rules import (
     SETTING_LABELS,
     HouseRule,
@@ -15,6 +15,7 @@ from scorekeeper.forms.house_rules import (
 )
 from scorekeeper.forms.match_setup import SEATINGS, MatchForm, team_name
 from scorekeeper.forms.rounds import NOBODY, DeleteRoundForm, RoundForm, round_form
+from scorekeeper.forms.sharing import ImportForm, NewEditLinkForm
 
 __all__ = [
     "NOBODY",
@@ -22,8 +23,11 @@ __all__ = [
     "SETTING_LABELS",
     "DeleteRoundForm",
     "HouseRule",
+    "ImportForm",
     "MatchForm",
+    "NewEditLinkForm",
     "RoundForm",
+    "add_error",
     "changed_house_rules",
     "hidden_number",
     "messages",

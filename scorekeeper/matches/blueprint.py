@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from babel.lists import format_list
-from flask import Blueprint, abort, current_app
+from flask import Blueprint, abort
 from flask_babel import get_locale
 
 from scorekeeper import store
@@ -16,12 +16,6 @@ from scorekeeper.store import MatchView
 bp = Blueprint("matches", __name__)
 
 Page = str | tuple[str, int]
-
-
-@bp.app_template_global()
-def has_endpoint(endpoint: str) -> bool:
-    """Return whether the app serves `endpoint`, so pages link only to what exists."""
-    return endpoint in current_app.view_functions
 
 
 @bp.app_template_filter()

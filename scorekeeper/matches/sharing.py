@@ -1,12 +1,18 @@
-"""A match's links: shown to share, and this device's list of the matches it opened."""
+"""A match's links: shown to share, replaced by a new edit link, or made for an imported match;
+and this device's list of the matches it opened."""
 
 from __future__ import annotations
 
-from flask import render_template, url_for
+from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper.matches.blueprint import bp, editable_match
+from scorekeeper import store
+from scorekeeper.forms import ImportForm, NewEditLinkForm, add_error
+from scorekeeper.matches.blueprint import Page, bp, editable_match
+from scorekeeper.pages import error_page
+from scorekeeper.problems import ProblemsError
 from scorekeeper.qr import qr_svg
 
 
@@ -20,6 +26,64 @@ def share(public_id: str, token: str) -> str:
     titles = {"edit": gettext("Edit link"), "view": gettext("View link")}
     codes = {role: Markup(qr_svg(url, title=titles[role])) for role, url in links.items()}
     return render_template("matches/share.html", match=match, token=token, links=links, codes=codes)
+
+
+@bp.post("/m/<public_id>/edit/<token>/new-link")
+def new_edit_link(public_id: str, token: str) -> Response:
+    """Give the match a new edit link and show it; the old one stops opening the match."""
+    match = editable_match(public_id, token)
+    if not NewEditLinkForm().validate():
+        abort(400)
+    new_token = store.rotate_token(match)
+    flash(
+        gettext(
+            "Here is the new edit link; the old one no longer opens the match. "
+            "Send the new one to whoever else keeps the score."
+        )
+    )
+    return redirect(url_for(".share", public_id=public_id, token=new_token), 303)
+
+
+@bp.route("/matches/import", methods=["GET", "POST"])
+def import_match() -> Page | Response:
+    form = ImportForm()
+    if not form.is_submitted():
+        return import_page(form)
+    if not form.validate() or form.document is None:
+        return import_page(form), 422
+    try:
+        created = store.import_match(form.document)
+    except ProblemsError as error:
+        form.show_problems(error.problems)
+        return import_page(form), 422
+    flash(
+        gettext(
+            "The match is imported as a new one, with links of its own. "
+            "Keep the edit link: it is the only way to enter scores."
+        )
+    )
+    url = url_for(".share", public_id=created.match.public_id, token=created.edit_token)
+    return redirect(url, 303)
+
+
+def import_page(form: ImportForm) -> str:
+    return render_template("matches/import.html", form=form)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(error: RequestEntityTooLarge) -> Page | Response:
+    """Refuse a file too large to be a match's export next to the import form's file field."""
+    if request.endpoint != "matches.import_match":
+        return error_page(error)  # no other form of these pages comes near the limit
+    form = ImportForm(formdata=None)
+    most = current_app.config["MAX_CONTENT_LENGTH"] // 1024
+    message = gettext(
+        "This file is larger than a match's export can be (%(most)s kB): "
+        "choose the file the match's page downloaded.",
+        most=most,
+    )
+    add_error(form.file, message)
+    return import_page(form), 413
 
 
 @bp.get("/recent")
