@@ -18,6 +18,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from werkzeug.routing import Rule
 
+from scorekeeper import store
+from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.extensions import csrf
 from scorekeeper.models import db
 
@@ -111,10 +113,15 @@ def api_route_offences(app: Flask, client: FlaskClient, route: Route, url: str) 
 
 
 @pytest.fixture
-def known_values(create_match: CreateMatch) -> dict[str, str]:
-    """Return URL values naming a real match and its token, so routes get past their 404s."""
+def known_values(app: Flask, create_match: CreateMatch) -> dict[str, str]:
+    """Return URL values naming a real match, its token and its round 1, so routes get past
+    their 404s."""
     stored = create_match()
-    return {"public_id": stored.public_id, "token": stored.edit_token}
+    with app.app_context():
+        match = store.get_match(stored.public_id)
+        assert match is not None
+        store.add_round(match, RoundEntry(1, (SideEntry(), SideEntry())))
+    return {"public_id": stored.public_id, "token": stored.edit_token, "number": "1"}
 
 
 def test_every_state_changing_route_is_guarded_against_cross_site_requests(

@@ -4,7 +4,8 @@ The edit pages carry the match's edit token in the URL variable `token`; the vie
 Every write answers with a 303 redirect, so reloading a page never enters a round twice.
 """
 
-from scorekeeper.matches import rounds, setup, sharing, standings  # noqa: F401  (their routes join bp)
+# Each module's routes join bp; `expired` shows their forms again when the CSRF token failed.
+from scorekeeper.matches import expired, rounds, setup, sharing, standings  # noqa: F401
 from scorekeeper.matches.blueprint import bp
 
 __all__ = ["bp"]

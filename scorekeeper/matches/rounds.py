@@ -18,13 +18,10 @@ from scorekeeper.validation import points_step
 def new_round(public_id: str, token: str) -> Page | Response:
     match = editable_match(public_id, token)
     view = store.match_view(match)
-    form = round_form(view.side_names, round_number=view.next_round)
-    number = hidden_number(form.round_number)
+    form, number = new_round_form(view)
     if number is None:
         flash(gettext("Every round of this match is entered; edit a round to change it."))
         return standings_redirect(match, token)
-    if not 1 <= number <= view.rules.rounds:
-        abort(400)  # only a form changed by hand names a round this match does not have
     if not form.is_submitted():
         return round_page(view, form, number)
     if not form.validate():
@@ -46,8 +43,7 @@ def edit_round(public_id: str, token: str, number: int) -> Page | Response:
     match = editable_match(public_id, token)
     view = store.match_view(match)
     stored = stored_round(view, number)
-    shown = None if request.method == "POST" else stored.entry
-    form = round_form(view.side_names, shown, version=stored.version)
+    form = edit_round_form(view, stored)
     if not form.is_submitted():
         return round_page(view, form, number, stored=stored)
     if not form.validate():
@@ -91,11 +87,32 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
         return _conflict_page(view, shown, stale.current)
     except ProblemsError as error:
         stored = stored_round(view, number)
-        form = round_form(view.side_names, stored.entry, from_request=False, version=stored.version)
+        form = stored_round_form(view, stored)
         form.show_problems(error.problems)
         return round_page(view, form, number, stored=stored), 422
     flash(gettext("Round %(round)s is deleted.", round=number))
     return standings_redirect(match, token)
+
+
+def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
+    """Return the form of a new round, as posted, and the round it enters: None when the
+    match has every round already."""
+    form = round_form(view.side_names, round_number=view.next_round)
+    number = hidden_number(form.round_number)
+    if number is not None and not 1 <= number <= view.rules.rounds:
+        abort(400)  # only a form changed by hand names a round this match does not have
+    return form, number
+
+
+def edit_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
+    """Return the form of a stored round: as posted, or on a GET as the round was stored."""
+    shown = None if request.method == "POST" else stored.entry
+    return round_form(view.side_names, shown, version=stored.version)
+
+
+def stored_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
+    """Return the form of a stored round as it was stored, whatever the request posted."""
+    return round_form(view.side_names, stored.entry, from_request=False, version=stored.version)
 
 
 def stored_round(view: MatchView, number: int) -> ScoredRound:
