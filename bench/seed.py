@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Flask
 from flask_migrate import upgrade
-from sqlalchemy import Connection, Integer, String, Table, func, select, text
+from sqlalchemy import Connection, Engine, Integer, String, Table, func, select, text
 
 from scorekeeper import store
 from scorekeeper.entries import RoundEntry, SideEntry
@@ -44,10 +44,23 @@ def seed_matches(app: Flask, count: int, *, rounds: int) -> Seeded:
         upgrade()
         token = _store_template(rounds)
         public_ids = [db.session.scalar(select(Match.public_id))]
+        db.session.commit()  # end the read, which would hold the checkpoint back
         with db.engine.begin() as connection:
             public_ids += _copy_template(connection, count - 1)
             _advance_sequences(connection)
+        _settle(db.engine)
+        db.engine.dispose()
     return Seeded(public_ids, token)
+
+
+def _settle(engine: Engine) -> None:
+    """Bring the database to where a long-running one stands: SQLite's write-ahead log folded
+    into the database file, PostgreSQL's planner statistics up to date."""
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        if engine.dialect.name == "sqlite":
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        else:
+            connection.exec_driver_sql("ANALYZE")
 
 
 def _store_template(rounds: int) -> str:

@@ -137,7 +137,7 @@ def _found(pattern: str, output: str) -> str:
 
 def _latency_ms(percentile: str, output: str) -> float:
     value = _found(rf"(?m)^\s+{percentile}\s+([\d.]+)", output)
-    unit = _found(rf"(?m)^\s+{percentile}\s+[\d.]+(us|ms|s)$", output)
+    unit = _found(rf"(?m)^\s+{percentile}\s+[\d.]+(us|ms|s)\s*$", output)
     return float(value) * UNIT_MS[unit]
 
 
