@@ -80,10 +80,36 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
 
 @pytest.fixture
 def screenshot() -> Callable[[Page, str], None]:
-    """Return a function that saves a full-page screenshot under tests/artifacts/."""
+    """Return a function that saves a full-page screenshot under tests/artifacts/.
+
+    The screen is made as tall as the page for it: a full-page capture of a phone-sized screen
+    draws sticky parts where the scrolled screen holds them, a card's header in the middle of
+    the card and the save bar over the fields. Once the page fits, each sits in its own place.
+    """
 
     def save(page: Page, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
+        screen = page.viewport_size
+        assert screen is not None
+        page_height = page.evaluate("document.documentElement.scrollHeight")
+        page.set_viewport_size({"width": screen["width"], "height": page_height})
         page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+        page.set_viewport_size(screen)
+
+    return save
+
+
+@pytest.fixture
+def viewport_screenshots() -> Callable[[Page, str], None]:
+    """Return a function that saves what the screen shows at each screenful down the page, as a
+    person scrolling sees it, under tests/artifacts/<name>-<n>.png."""
+
+    def save(page: Page, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        height = page.evaluate("window.innerHeight")
+        total = page.evaluate("document.documentElement.scrollHeight")
+        for number, top in enumerate(range(0, total, height * 2 // 3), start=1):
+            page.evaluate(f"window.scrollTo(0, {top})")
+            page.screenshot(path=ARTIFACTS / f"{name}-{number}.png")
 
     return save
