@@ -3,12 +3,15 @@ the picker itself, and error pages and API errors in that language."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch
 
 BAD_BODY = {
     "en": "The request body must be a JSON object.",
@@ -171,3 +174,25 @@ def test_the_domains_problems_come_back_in_the_language(
     assert response.status_code == 422
     message = response.get_json()["errors"][0]["message"]
     assert all(word in message for word in words), message
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("be", "Увядзіце цэлы лік, напрыклад 0 або 50."),
+        ("ja", "0や50のような整数を入力してください。"),
+        ("en", "Enter a whole number, such as 0 or 50."),
+    ],
+)
+def test_a_count_that_is_no_whole_number_is_refused_in_the_pages_language(
+    client: FlaskClient, create_match: CreateMatch, language: str, message: str
+) -> None:
+    stored = create_match()
+    modes = {
+        f"sides-{i}-{cards}_mode": "points" for i in (0, 1) for cards in ("melded", "leftover")
+    }
+    form = {"round_number": "1", "went_out": "nobody", "sides-0-clean_books": "1.5", **modes}
+    url = f"/m/{stored.public_id}/edit/{stored.edit_token}/rounds/new"
+    response = client.post(url, data=form, headers={"Accept-Language": language})
+    assert response.status_code == 422
+    assert f"<li>{message}</li>" in response.get_data(as_text=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from uuid import uuid4
 
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from wtforms.fields import Field, HiddenField, IntegerField, StringField
 from wtforms.validators import Length, Optional
 from wtforms.widgets import TextInput
@@ -19,9 +21,15 @@ def stripped(value: str | None) -> str | None:
     return value.strip() if isinstance(value, str) else value
 
 
+# WTForms' own messages come in few languages (no Belarusian): the forms give theirs.
+NAME_TOO_LONG = _l("A name has at most %(max)d characters.")
+
+
 def name_field(label: str = "") -> StringField:
     return StringField(
-        label, filters=[stripped], validators=[Optional(), Length(max=MAX_NAME_LENGTH)]
+        label,
+        filters=[stripped],
+        validators=[Optional(), Length(max=MAX_NAME_LENGTH, message=NAME_TOO_LONG)],
     )
 
 
@@ -36,9 +44,19 @@ def add_error(field: Field, message: str) -> None:
     field.errors = [*field.errors, message]
 
 
+class CountField(IntegerField):
+    """A whole number typed in a box; anything else is refused in the page's language."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(gettext("Enter a whole number, such as 0 or 50.")) from None
+
+
 def count_field(label: str) -> IntegerField:
     """Return a field for a count or a point total; left empty, it counts as 0."""
-    return IntegerField(label, validators=[Optional()], widget=TextInput(), render_kw=NUMERIC)
+    return CountField(label, validators=[Optional()], widget=TextInput(), render_kw=NUMERIC)
 
 
 def messages(field: Field) -> list[str]:

@@ -22,7 +22,7 @@ from wtforms.fields import (
 )
 from wtforms.validators import InputRequired, Length, ValidationError
 
-from scorekeeper.forms.fields import add_error, name_field, stripped
+from scorekeeper.forms.fields import NAME_TOO_LONG, add_error, name_field, stripped
 from scorekeeper.forms.house_rules import HouseRule, house_rules, house_rules_form_class
 from scorekeeper.i18n import LANGUAGES, problem_message
 from scorekeeper.payloads import MAX_NAME_LENGTH
@@ -80,7 +80,7 @@ class MatchForm(FlaskForm):
         filters=[stripped],
         validators=[
             InputRequired(_l("Give the match a name, such as Friday at Ann's.")),
-            Length(max=MAX_NAME_LENGTH),
+            Length(max=MAX_NAME_LENGTH, message=NAME_TOO_LONG),
         ],
     )
     players = FieldList(name_field(), min_entries=MAX_PLAYERS)
