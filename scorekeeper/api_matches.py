@@ -21,14 +21,14 @@ from scorekeeper import store
 from scorekeeper.api import bp, json_body, round_score_json
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import ROUND_KEYS, side_entry_json, side_setup_problems, unknown_keys
-from scorekeeper.i18n import problem_dict
+from scorekeeper.i18n import LANGUAGES, is_offered, problem_dict
 from scorekeeper.models import Match
 from scorekeeper.payloads import parse_round, parse_rules
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET
 from scorekeeper.store import CreatedMatch, MatchView, ScoredRound
 
-CREATE_KEYS = ("name", "rules", "sides")
+CREATE_KEYS = ("name", "rules", "sides", "language")
 IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
@@ -80,6 +80,10 @@ def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
 def create_match() -> tuple[Response, int, dict[str, str]]:
     body = json_body()
     problems = unknown_keys(body, CREATE_KEYS) + side_setup_problems(body.get("sides"))
+    language = body.get("language")
+    if language is not None and not is_offered(language):
+        template = N_("%(field)s must be null or one of the languages offered: %(choices)s.")
+        problems.append(Problem("language", template, {"field": "language", "choices": _codes()}))
     if problems:
         raise ProblemsError(problems)
     name = body.get("name")
@@ -88,8 +92,13 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
         _preset_key(body.get("rules")),
         parse_rules(body.get("rules")),
         store.side_specs(body.get("sides")),
+        language=language,
     )
     return _created(created)
+
+
+def _codes() -> str:
+    return ", ".join(sorted(LANGUAGES))
 
 
 def _preset_key(rules: object) -> str:
@@ -157,6 +166,7 @@ def match_json(view: MatchView) -> dict[str, Any]:
         "name": match.name,
         "preset": match.preset,
         "rules": match.settings,
+        "language": match.language,
         "version": match.version,
         "created_at": match.created_at.isoformat(),
         "updated_at": match.updated_at.isoformat(),

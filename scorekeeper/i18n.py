@@ -7,6 +7,7 @@ LANG=xx`, translating its catalog and compiling it (README, "Languages").
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeGuard
 
 from babel import Locale
 from flask import request
@@ -52,10 +53,15 @@ def catalog_languages(directory: Path = TRANSLATIONS) -> dict[str, str]:
 LANGUAGES = catalog_languages()
 
 
+def is_offered(code: object) -> TypeGuard[str]:
+    """Return whether `code`, whatever a client sent, names one of the languages offered."""
+    return isinstance(code, str) and code in LANGUAGES
+
+
 def select_locale() -> str:
     """Return the language picked on the page, else the browser's best match, else English."""
     picked = request.cookies.get(LANGUAGE_COOKIE)
-    if picked in LANGUAGES:
+    if is_offered(picked):
         return picked
     return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
 

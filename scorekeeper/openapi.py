@@ -7,6 +7,7 @@ from dataclasses import fields
 from typing import Any
 
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.melds import RANKS
 from scorekeeper.rules import (
     PRESETS,
@@ -258,6 +259,10 @@ def _paths() -> dict[str, Any]:
 # -- Stored matches ------------------------------------------------------------------------------
 
 _NAME = {"type": "string", "minLength": 1, "maxLength": 60}
+_LANGUAGE = {
+    "enum": [*LANGUAGES, None],
+    "description": "The language the match's PDFs print in; null: each reader's own.",
+}
 _EDIT_TOKEN = [{"editToken": []}]
 _MATCH_ID = {
     "name": "public_id",
@@ -334,6 +339,7 @@ def _match_schemas() -> dict[str, Any]:
                     "minItems": 2,
                     "maxItems": 6,
                 },
+                "language": _LANGUAGE,
             },
             ("name", "sides"),
         ),
@@ -394,6 +400,7 @@ def _match_schemas() -> dict[str, Any]:
                 "name": {"type": "string"},
                 "preset": {"type": "string"},
                 "rules": _ref("Settings"),
+                "language": _LANGUAGE,
                 "version": _INTEGER,
                 "created_at": {"type": "string", "format": "date-time"},
                 "updated_at": {"type": "string", "format": "date-time"},
@@ -411,6 +418,7 @@ def _match_schemas() -> dict[str, Any]:
                 "name",
                 "preset",
                 "rules",
+                "language",
                 "version",
                 "created_at",
                 "updated_at",

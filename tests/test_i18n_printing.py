@@ -148,3 +148,24 @@ def test_the_paper_is_a4_outside_the_letter_countries(
     response = client.get("/rules/standard/sheet.pdf", headers={"Accept-Language": accept_language})
     page = PdfReader(io.BytesIO(response.data)).pages[0]
     assert (round(page.mediabox.width), round(page.mediabox.height)) == size
+
+
+def test_a_match_created_through_the_api_prints_in_the_language_it_names(
+    client: FlaskClient,
+) -> None:
+    body = {"name": "Friday", "sides": [{"name": "Us", "players": ["Ann"]}], "language": "ko"}
+    body["sides"].append({"name": "Them", "players": ["Cy"]})
+    created = client.post("/api/v1/matches", json=body).get_json()
+    assert client.get(f"/api/v1/matches/{created['id']}").get_json()["language"] == "ko"
+    response = client.get(f"/m/{created['id']}/rules.pdf", headers={"Accept-Language": "en"})
+    assert BOOK["ko"] in pdf_text(response)
+
+
+@pytest.mark.parametrize("language", ["fr", "", 5, {}, ["ja"]])
+def test_the_api_refuses_a_language_not_offered(client: FlaskClient, language: object) -> None:
+    sides = [{"name": "Us", "players": ["Ann"]}, {"name": "Them", "players": ["Cy"]}]
+    body = {"name": "Friday", "sides": sides, "language": language}
+    response = client.post("/api/v1/matches", json=body, headers={"Accept-Language": "nl"})
+    assert response.status_code == 422
+    [error] = response.get_json()["errors"]
+    assert error["field"] == "language" and "be, en, ja, ko, nl" in error["message"]

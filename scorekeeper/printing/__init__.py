@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, render_template, request, send_fil
 from flask_babel import force_locale, format_date, format_decimal, get_locale, gettext, ngettext
 
 from scorekeeper import store
-from scorekeeper.i18n import LANGUAGES
+from scorekeeper.i18n import is_offered
 from scorekeeper.models import Match
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.pdf import Paper, render_pdf
@@ -178,7 +178,7 @@ def match_or_404(public_id: str) -> Match:
 
 def print_language(match: Match) -> str:
     """Return the language the match's PDFs print in: its own, else the page's."""
-    return match.language if match.language in LANGUAGES else str(get_locale())
+    return match.language if is_offered(match.language) else str(get_locale())
 
 
 def in_print_language(render: Callable[[Match], Response]) -> Callable[[str], Response]:
