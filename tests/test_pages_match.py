@@ -242,7 +242,7 @@ def test_a_second_post_of_the_same_new_round_shows_the_stored_round_and_enters_n
         ),
         (side(0, melded_points=40), "sides-0-melded_points", "under the meld minimum of 50"),
         (side(0, melded_points=52), "sides-0-melded_points", "steps of 5"),
-        (side(0, clean_books="two"), "sides-0-clean_books", "Not a valid integer value"),
+        (side(0, clean_books="two"), "sides-0-clean_books", "Enter a whole number"),
         (
             {"went_out": "1", **side(1, melded_points=100)},
             "went_out",
