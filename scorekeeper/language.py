@@ -49,6 +49,13 @@ def same_site_path(target: str | None) -> str:
     return target
 
 
+@bp.app_template_filter()
+def first_upper(text: str) -> str:
+    """Return text with its first letter made a capital, as a label starts; Jinja's own
+    `capitalize` lowers the rest too, which turns 8〜K into 8〜k."""
+    return text[:1].upper() + text[1:]
+
+
 @bp.app_context_processor
 def language_choices() -> dict[str, object]:
     """Give every template the languages offered and the one the page is in."""

@@ -245,3 +245,14 @@ def test_a_match_sheet_prints_its_day_as_the_language_writes_dates(
         day = format_date(match.created_at, "long", locale=language)
     response = client.get(f"/m/{played.public_id}/sheet.pdf", headers={"Accept-Language": language})
     assert one_space(day) in pdf_text(response)
+
+
+@pytest.mark.parametrize(
+    ("language", "label"), [("ja", "8〜K"), ("ko", "8 – K"), ("nl", "Achten tot heren")]
+)
+def test_the_card_counts_keep_their_capitals(
+    client: FlaskClient, played: StoredMatch, language: str, label: str
+) -> None:
+    url = f"/m/{played.public_id}/edit/{played.edit_token}/rounds/new"
+    page = client.get(url, headers={"Accept-Language": language}).get_data(as_text=True)
+    assert f'for="sides-0-melded-eights_to_kings">{label}</label>' in page
