@@ -117,7 +117,9 @@ def assert_entry_is(stored: Mapping[str, Any], sides: list[dict[str, Any]]) -> N
         assert {key: stored_side["entry"][key] for key in sent} == sent
 
 
-def assert_every_acknowledged_edit_is_kept(final: Mapping[str, Any], outcomes: list[Outcome]):
+def assert_every_acknowledged_edit_is_kept(
+    final: Mapping[str, Any], outcomes: list[Outcome]
+) -> None:
     rounds = {stored["round"]: stored for stored in final["rounds"]}
     for number, versions in acknowledged_by_round(outcomes).items():
         stored = rounds[number]
