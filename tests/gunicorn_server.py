@@ -28,14 +28,8 @@ from scorekeeper.models import db
 
 BIN = Path(sys.executable).parent
 STARTUP_DEADLINE = 60.0  # seconds; a server that has not answered by then has failed
-SOAK = os.environ.get("SOAK") == "1"  # `make soak`: the long versions of the same tests
 # Every client of a load test is 127.0.0.1: keep the brake on wrong guesses out of their way.
 SERVER_CONFIG = {"SCOREKEEPER_GUESS_LIMIT": "1000000000"}
-
-
-def scaled(quick: int, soak: int) -> int:
-    """Return the size of a run: `quick` inside `make test`, `soak` inside `make soak`."""
-    return soak if SOAK else quick
 
 
 def free_port() -> int:

@@ -24,10 +24,10 @@ from gunicorn_server import (
     bearer,
     gunicorn,
     integrity_problems,
-    scaled,
     server_database_url,
     server_errors,
 )
+from soak import scaled
 
 CLIENTS = scaled(8, 50)
 EDITS = scaled(25, 200)

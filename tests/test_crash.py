@@ -25,10 +25,10 @@ from gunicorn_server import (
     bearer,
     gunicorn,
     integrity_problems,
-    scaled,
     server_database_url,
     server_errors,
 )
+from soak import scaled
 
 KILLS = scaled(3, 20)
 WRITES_PER_KILL = scaled(50, 1000)

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import schemathesis
 from flask import Flask
-from gunicorn_server import scaled
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
+from soak import scaled
 
 from scorekeeper import store
 from scorekeeper.entries import RoundEntry, SideEntry

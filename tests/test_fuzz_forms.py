@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from gunicorn_server import scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from soak import scaled
 from sqlalchemy import func
 
 from scorekeeper import store
