@@ -179,20 +179,21 @@ def gunicorn(folder: Path, env: dict[str, str], app: list[str], probe: str) -> I
     port = free_port()
     command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.gunicorn_conf", *app]
     env = {**os.environ, **env, "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(WORKERS)}
-    with (folder / "gunicorn.log").open("ab") as log:
+    log = folder / "gunicorn.log"
+    with log.open("ab") as output:
         server = subprocess.Popen(
-            command, env=env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True
+            command, env=env, cwd=ROOT, stdout=output, stderr=output, start_new_session=True
         )
     base_url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_answering(server, base_url + probe)
+        _wait_until_answering(server, base_url + probe, log)
         yield base_url
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
 
 
-def _wait_until_answering(server: subprocess.Popen[bytes], url: str) -> None:
+def _wait_until_answering(server: subprocess.Popen[bytes], url: str, log: Path) -> None:
     deadline = time.monotonic() + STARTUP_DEADLINE
     while server.poll() is None and time.monotonic() < deadline:
         try:
@@ -200,7 +201,7 @@ def _wait_until_answering(server: subprocess.Popen[bytes], url: str) -> None:
             return
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"the server never answered {url}: see its log in the bench folder")
+    raise RuntimeError(f"the server never answered {url}; its log ends:\n{log.read_text()[-3000:]}")
 
 
 def serve_floor(folder: Path, database_url: str) -> AbstractContextManager[str]:
