@@ -7,6 +7,7 @@ override either one.
 from __future__ import annotations
 
 from scorekeeper import ROOT
+from scorekeeper.i18n import TRANSLATIONS
 
 
 class Defaults:
@@ -16,7 +17,7 @@ class Defaults:
     SQLALCHEMY_ENGINE_OPTIONS: dict[str, object] = {}
     MAX_CONTENT_LENGTH = 256 * 1024
     BABEL_DEFAULT_LOCALE = "en"
-    BABEL_TRANSLATION_DIRECTORIES = str(ROOT / "scorekeeper" / "translations")
+    BABEL_TRANSLATION_DIRECTORIES = str(TRANSLATIONS)  # the catalogs that name the languages
     WTF_CSRF_TIME_LIMIT = None  # a form may stay open for a whole evening's game
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"

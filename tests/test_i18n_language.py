@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from flask.testing import FlaskClient
 
+from scorekeeper import create_app
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
@@ -196,3 +197,20 @@ def test_a_count_that_is_no_whole_number_is_refused_in_the_pages_language(
     response = client.post(url, data=form, headers={"Accept-Language": language})
     assert response.status_code == 422
     assert f"<li>{message}</li>" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("ja", "このフォームは期限切れか、このサイトから送られたものではありません。"),
+        ("be", "Тэрмін дзеяння формы скончыўся, або яна дасланая не з гэтага сайта."),
+    ],
+)
+def test_a_form_without_its_csrf_token_is_refused_in_the_pages_language(
+    app_config: dict[str, Any], language: str, message: str
+) -> None:
+    client = create_app({**app_config, "WTF_CSRF_ENABLED": True}).test_client()
+    response = client.post("/language", data={"lang": "en"}, headers={"Accept-Language": language})
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert client.get_cookie(LANGUAGE_COOKIE) is None
