@@ -76,7 +76,8 @@ translations-extract: $(VENV)/.installed
 # New and changed strings into every catalog (changed ones come back fuzzy: review them). The
 # English catalog is the source language: its translations are filled in as the strings.
 translations-update: translations-extract
-	$(PYBABEL) update --input-file $(POT) --output-dir $(TRANSLATIONS) --ignore-obsolete
+	$(PYBABEL) update --input-file $(POT) --output-dir $(TRANSLATIONS) --ignore-obsolete \
+		--ignore-pot-creation-date
 	$(BIN)/python scripts/english-catalog.py $(TRANSLATIONS)/en/LC_MESSAGES/messages.po
 
 translations-compile: $(CATALOGS:.po=.mo)
