@@ -8,6 +8,8 @@ database as it was; a redirect must stay on this site. `make soak` tries many mo
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -26,7 +28,7 @@ from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.models import Match, Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch
+    from conftest import CreateMatch, StoredMatch
 
 HOSTILE = st.one_of(
     st.sampled_from(["", " ", "-1", "-0", "+5", "1e3", "1.5", "1,000", "NaN", "inf", "0x1F"]),
@@ -39,10 +41,19 @@ PLAUSIBLE = st.integers(min_value=0, max_value=12).map(str)
 TOO_BIG_FOR_A_REQUEST = "x" * 300_000  # past MAX_CONTENT_LENGTH
 
 
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=8,
+)
+
+
 @dataclass
 class Form:
     action: str
     fields: dict[str, list[str]] = field(default_factory=dict)  # name -> choices offered
+    files: set[str] = field(default_factory=set)  # the file fields among them
+    documents: set[str] = field(default_factory=set)  # fields that take a match's export
 
 
 class FormFinder(HTMLParser):
@@ -61,12 +72,20 @@ class FormFinder(HTMLParser):
         elif self.current is not None and tag in ("input", "select", "textarea", "button"):
             name = attributes.get("name")
             if name:
+                self._note_kind(self.current, name, tag, attributes.get("type"))
                 choices = self.current.fields.setdefault(name, [])
                 if attributes.get("value") is not None:
                     choices.append(attributes["value"] or "")
         elif self.current is not None and tag == "option":
             last = list(self.current.fields)[-1]
             self.current.fields[last].append(attributes.get("value") or "")
+
+    @staticmethod
+    def _note_kind(form: Form, name: str, tag: str, kind: str | None) -> None:
+        if kind == "file":
+            form.files.add(name)
+        if kind == "file" or tag == "textarea":
+            form.documents.add(name)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
@@ -83,14 +102,25 @@ def forms_on(client: FlaskClient, page: str) -> list[Form]:
 
 
 @st.composite
-def filled(draw: st.DrawFn, form: Form) -> dict[str, str]:
+def documents(draw: st.DrawFn, export: dict[str, Any]) -> str:
+    """Return a match's export as is, with one of its values changed, or any JSON at all."""
+    changed = dict(export)
+    changed[draw(st.sampled_from(sorted(export)))] = draw(JSON)
+    return json.dumps(draw(st.sampled_from([export, changed]) | JSON))
+
+
+@st.composite
+def filled(draw: st.DrawFn, form: Form, export: dict[str, Any]) -> dict[str, Any]:
     """Return a submission of the form: each field plausible, chosen, hostile or left out."""
-    data = {}
+    data: dict[str, Any] = {}
     for name, choices in form.fields.items():
         options = [st.none(), PLAUSIBLE, HOSTILE]
         options += [st.sampled_from(choices)] * 3 if choices else []
+        options += [documents(export)] * 3 if name in form.documents else []
         value = draw(st.one_of(options))
-        if value is not None:
+        if value is not None and name in form.files:
+            data[name] = (io.BytesIO(value.encode()), "match.json")
+        elif value is not None:
             data[name] = value
     return data
 
@@ -102,17 +132,29 @@ def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def pages(app: Flask, create_match: CreateMatch) -> dict[str, str]:
-    """Return every page that holds a form, on a match with its first round entered."""
+def match(app: Flask, create_match: CreateMatch) -> StoredMatch:
+    """Return a stored match with its first round entered."""
     match = create_match()
     with app.app_context():
         stored = store.get_match(match.public_id)
         assert stored is not None
         sides = (SideEntry("", clean_books=1, melded=310), SideEntry("", leftover=20))
         store.add_round(stored, RoundEntry(1, sides, 0))
+    return match
+
+
+@pytest.fixture
+def export(client: FlaskClient, match: StoredMatch) -> dict[str, Any]:
+    return client.get(f"/api/v1/matches/{match.public_id}/export").json
+
+
+@pytest.fixture
+def pages(match: StoredMatch) -> dict[str, str]:
+    """Return every page that holds a form."""
     edit = f"/m/{match.public_id}/edit/{match.edit_token}"
     return {
         "set-up": "/matches/new",
+        "import": "/matches/import",
         "standings": edit,
         "new round": f"{edit}/rounds/new",
         "round edit": f"{edit}/rounds/1",
@@ -127,14 +169,14 @@ def saved_state(app: Flask) -> tuple[Any, ...]:
         return (sorted(matches), sorted(rounds), db.session.scalar(func.count(Round.id)))
 
 
-Submit = Callable[[Form, dict[str, str]], None]
+Submit = Callable[[Form, dict[str, Any]], None]
 
 
 @pytest.fixture
 def submit(app: Flask, client: FlaskClient) -> Submit:
     """Return a function that posts a form and checks the answer and what it saved."""
 
-    def post(form: Form, data: dict[str, str]) -> None:
+    def post(form: Form, data: dict[str, Any]) -> None:
         before = saved_state(app)
         response = client.post(form.action, data=data)
         assert response.status_code < 500, (form.action, data)
@@ -153,7 +195,7 @@ def forms(client: FlaskClient, pages: dict[str, str], page: str) -> list[Form]:
     return forms_on(client, pages[page])
 
 
-@pytest.mark.parametrize("page", ["set-up", "standings", "new round", "round edit"])
+@pytest.mark.parametrize("page", ["set-up", "import", "standings", "new round", "round edit"])
 @settings(
     max_examples=scaled(25, 400),
     deadline=None,
@@ -162,10 +204,10 @@ def forms(client: FlaskClient, pages: dict[str, str], page: str) -> list[Form]:
 )
 @given(data=st.data())
 def test_any_values_in_any_form_get_an_answer_and_a_refusal_saves_nothing(
-    forms: list[Form], submit: Submit, data: st.DataObject
+    forms: list[Form], export: dict[str, Any], submit: Submit, data: st.DataObject
 ) -> None:
     form = data.draw(st.sampled_from(forms))
-    submit(form, data.draw(filled(form)))
+    submit(form, data.draw(filled(form, export)))
 
 
 def test_a_form_too_big_to_read_is_refused_and_saves_nothing(
