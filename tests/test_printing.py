@@ -140,7 +140,13 @@ def test_the_paper_parameter_sets_the_page_size(
 
 @pytest.mark.parametrize(
     ("accept_language", "size"),
-    [("en-US,en;q=0.8", LETTER), ("de-DE,de;q=0.9", A4), ("es-MX", LETTER), ("en", A4)],
+    [
+        ("en-US,en;q=0.8", LETTER),
+        ("de-DE,de;q=0.9", A4),
+        ("es-MX", A4),
+        ("fr-CA", LETTER),
+        ("en", A4),
+    ],
 )
 def test_the_paper_defaults_to_the_browsers_region(
     client: FlaskClient, accept_language: str, size: tuple[int, int]

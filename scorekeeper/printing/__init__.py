@@ -29,10 +29,8 @@ from scorekeeper.validation import MAX_PLAYERS
 
 bp = Blueprint("printing", __name__)
 
-# Regions whose printers take US Letter; everywhere else prints on A4.
-LETTER_REGIONS = frozenset(
-    {"US", "CA", "MX", "PH", "CL", "CO", "VE", "CR", "DO", "GT", "PA", "PR", "SV", "NI"}
-)
+# Regions that print on US Letter by default; everywhere else prints on A4 (issue 6).
+LETTER_REGIONS = frozenset({"US", "CA"})
 BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers when no side is named
 SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
 MAX_FILE_NAME = 80
@@ -61,8 +59,8 @@ def points_filter(points: int) -> str:
 
 @bp.app_template_global()
 def default_paper() -> Paper:
-    """Return the paper of the browser's language region: US Letter in the Americas' Letter
-    countries, A4 elsewhere and when no region is given."""
+    """Return the paper of the browser's language region: US Letter in the US and Canada,
+    A4 elsewhere and when no region is given."""
     for language, _quality in request.accept_languages:
         region = language.replace("_", "-").partition("-")[2]
         if region:
