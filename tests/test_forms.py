@@ -67,7 +67,14 @@ def test_every_preset_value_written_by_the_form_reads_back_as_the_same_rules(pre
     rules = PRESETS[preset].rules
     for rule in house_rules():
         value = rule.parse(rule.form_value(rule.value_of(rules)))
-        assert build_rules(preset, rule.nested(value)) == rules, rule.key
+        assert build_rules(preset, nested(rule.path, value)) == rules, rule.key
+
+
+def nested(path: tuple[str, ...], value: object) -> dict[str, object]:
+    """Return `value` as an override of the setting at `path`, nested under its parents."""
+    for part in reversed(path[1:]):
+        value = {part: value}
+    return {path[0]: value}
 
 
 def test_the_number_of_decks_offers_the_named_counts_and_every_number_rules_py_takes() -> None:

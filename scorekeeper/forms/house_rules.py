@@ -109,12 +109,6 @@ class HouseRule:
             return int(text)
         return None if text == NO_LIMIT else text
 
-    def nested(self, value: object) -> dict[str, object]:
-        """Return `value` as an override of this setting, nested under its parent setting."""
-        for part in reversed(self.path):
-            value = {part: value}
-        return typing.cast(dict[str, object], value)
-
     def field(self) -> Field:
         """Return the unbound form field; left empty, the setting keeps the preset's value."""
         if self.kind in (SettingKind.NUMBER, SettingKind.NUMBERS):
