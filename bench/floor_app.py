@@ -15,12 +15,14 @@ from functools import cache
 from typing import Any
 
 import psycopg
-from flask import Flask, render_template_string
+from flask import Flask, render_template
+from jinja2 import DictLoader
 from sqlalchemy import make_url
 
 from scorekeeper.database import SQLITE_PRAGMAS
 
 TABLE = "floor_item"
+PAGE_TEMPLATE = "item.html"
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ item[1] }}</title></head>
 <body><main><h1>{{ item[1] }}</h1><p>Score: {{ item[2] }}</p></main></body></html>
@@ -72,7 +74,7 @@ def create_schema(database_url: str, rows: int) -> None:
 def select_page(key: int) -> str:
     database = connection()
     query = f"SELECT id, name, score FROM {TABLE} WHERE id = {mark(database)}"
-    return render_template_string(PAGE, item=database.execute(query, (key,)).fetchone())
+    return render_template(PAGE_TEMPLATE, item=database.execute(query, (key,)).fetchone())
 
 
 def insert() -> tuple[str, int]:
@@ -86,6 +88,8 @@ def insert() -> tuple[str, int]:
 
 def create_app() -> Flask:
     app = Flask(__name__)
+    # A loader, as an app's template folder is: compiled once per worker, not per request.
+    app.jinja_env.loader = DictLoader({PAGE_TEMPLATE: PAGE})
     app.add_url_rule("/floor/items/<int:key>", view_func=select_page)
     app.add_url_rule("/floor/items", view_func=insert, methods=["POST"])
     return app
