@@ -1,18 +1,26 @@
-"""PDFs: WeasyPrint with the one print stylesheet, a static-only URL fetcher, shared fonts, a cache.
+"""PDFs: WeasyPrint with the one print stylesheet, a static-only URL fetcher, shared fonts, a cache,
+and a time limit on each render.
 
 WeasyPrint is imported here, and this module by `create_app`, because importing it takes over
 half a second: the server pays that at start-up rather than on the first PDF request.
+
+The time limit is an alarm signal (SIGALRM), which Python delivers to the main thread only: it
+holds in gunicorn's sync workers, which serve each request there, while the threaded development
+server renders without it.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 import logging
 import mimetypes
+import signal
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from pathlib import Path
+from types import FrameType
 from urllib.parse import unquote, urlsplit
 
 import weasyprint
@@ -27,6 +35,12 @@ ORIGIN = "https://scorekeeper.invalid"
 STYLESHEET = "print.css"
 EXTENSION = "pdf"
 DEFAULT_CACHE_SIZE = 256
+# Seconds: some 30 times the slowest PDF's render, and under gunicorn's timeout (30 s), so that
+# a reader whose PDF was stopped gets a page saying so rather than a dropped connection.
+DEFAULT_TIME_LIMIT = 10
+# Once the alarm has gone off, it goes off again this often until the render stops: WeasyPrint
+# swallows even a BaseException around an SVG image (the match report's chart).
+ALARM_REPEAT = 0.05  # seconds
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +54,18 @@ class Paper(enum.StrEnum):
 
 class RefusedURL(ValueError):
     """A document asked for a URL outside the project's static files."""
+
+
+class PdfTooSlow(Exception):
+    """A PDF took longer than `PDF_TIME_LIMIT` to render, and was stopped."""
+
+
+class _Alarm(BaseException):
+    """The time limit's alarm went off.
+
+    A BaseException, like KeyboardInterrupt, because WeasyPrint catches Exception around each
+    resource it loads and would render on.
+    """
 
 
 class StaticOnlyFetcher(URLFetcher):
@@ -116,6 +142,43 @@ class PdfRenderer:
             return document.write_pdf(stylesheets=[self._stylesheet], font_config=self._fonts)
 
 
+def within_time_limit(render: Callable[[], bytes], seconds: float) -> bytes:
+    """Return `render()`, or raise `PdfTooSlow` once it has run for `seconds`; main thread only.
+
+    The alarm is off and the previous SIGALRM handler back in place however the render ends.
+    """
+    went_off = False
+
+    def alarm(_signal: int, _frame: FrameType | None) -> None:
+        nonlocal went_off
+        went_off = True
+        raise _Alarm
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    # One frame of nested try blocks, no context manager: an alarm may go off at any line until
+    # the timer is off, and every such line must lead to the timer off and the handler back.
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_REAL, seconds, ALARM_REPEAT)
+            pdf = render()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _Alarm:
+        raise PdfTooSlow from None
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    if went_off:  # WeasyPrint caught every alarm and rendered on
+        raise PdfTooSlow
+    return pdf
+
+
+def alarm_available() -> bool:
+    """Tell whether a render may set the alarm: on the main thread, the only one that receives
+    signals, while no one else's alarm is pending (a process has one)."""
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    return on_main_thread and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
 def font_subsetter() -> str:
     """Return the library WeasyPrint subsets fonts with: "harfbuzz", or the slower "fonttools"."""
     # WeasyPrint's own test (weasyprint.pdf.fonts.Font.subset); it has no public API for it.
@@ -132,6 +195,12 @@ def init_app(app: Flask) -> None:
     fetcher = StaticOnlyFetcher(Path(app.static_folder), app.static_url_path)
     cache_size = app.config.get("PDF_CACHE_SIZE", DEFAULT_CACHE_SIZE)
     app.extensions["pdf"] = PdfRenderer(fetcher, cache_size)
+    limit = app.config.setdefault("PDF_TIME_LIMIT", DEFAULT_TIME_LIMIT)
+    logger.info(
+        "A PDF that takes over %s s to render is stopped where requests run on the main thread "
+        "(gunicorn's sync workers); the threaded development server renders without a limit.",
+        limit,
+    )
     if font_subsetter() == "harfbuzz":
         logger.info("PDF fonts are subset by HarfBuzz.")
     else:
@@ -146,8 +215,11 @@ def renderer() -> PdfRenderer:
 
 
 def render_pdf(html: str) -> bytes:
-    """Return the PDF of an HTML document rendered with the app's print stylesheet."""
-    return renderer().render(html)
+    """Return the PDF of an HTML document rendered with the app's print stylesheet; raise
+    `PdfTooSlow` when it takes longer than `PDF_TIME_LIMIT` seconds."""
+    render = functools.partial(renderer().render, html)
+    seconds = current_app.config["PDF_TIME_LIMIT"]
+    return within_time_limit(render, seconds) if seconds > 0 and alarm_available() else render()
 
 
 def cached_pdf(key: tuple[Hashable, ...], render_html: Callable[[], str]) -> bytes:

@@ -8,14 +8,16 @@ from collections.abc import Callable, Sequence
 from io import BytesIO
 from itertools import accumulate
 
-from flask import Blueprint, Response, abort, render_template, request, send_file
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_file
 from flask_babel import force_locale, format_date, format_decimal, get_locale, gettext, ngettext
+from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper import store
 from scorekeeper.i18n import is_offered
 from scorekeeper.models import Match
+from scorekeeper.pages import error_page
 from scorekeeper.payloads import MAX_NAME_LENGTH
-from scorekeeper.pdf import Paper, render_pdf
+from scorekeeper.pdf import Paper, PdfTooSlow, render_pdf
 from scorekeeper.printing.documents import (
     PrintedRules,
     card_pdf,
@@ -34,6 +36,7 @@ LETTER_REGIONS = frozenset({"US", "CA"})
 BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers when no side is named
 SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
 MAX_FILE_NAME = 80
+RETRY_SLOW_PDF_AFTER = 60  # seconds: the page says "in a minute"
 
 
 @bp.app_template_filter("phrase")
@@ -104,6 +107,21 @@ def download(pdf: bytes, title: str) -> Response:
         as_attachment=True,
         download_name=f"{words or 'scorekeeper'}.pdf",
     )
+
+
+@bp.errorhandler(PdfTooSlow)
+def too_slow(_error: PdfTooSlow) -> Response:
+    """Say, in the reader's language, that the PDF was stopped and when to ask again.
+
+    Nothing of the stopped render was cached, so asking again renders it afresh.
+    """
+    current_app.logger.warning(
+        "%s took longer than PDF_TIME_LIMIT (%s s) to render and was stopped.",
+        request.path,
+        current_app.config["PDF_TIME_LIMIT"],
+    )
+    message = gettext("This PDF took too long to make, so it was stopped. Try again in a minute.")
+    return error_page(ServiceUnavailable(message, retry_after=RETRY_SLOW_PDF_AFTER))
 
 
 # -- Rules of a preset -------------------------------------------------------------------------
