@@ -36,12 +36,13 @@ def create_app(
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
-    from scorekeeper import extensions, guarding, logging_setup, security
+    from scorekeeper import extensions, guarding, logging_setup, page_cache, security
 
     logging_setup.init_app(app)
     security.init_app(app)
     extensions.init_app(app)
     guarding.init_app(app)  # after security: its 429 answers get the security headers too
+    page_cache.init_app(app)
 
     import scorekeeper.api_matches  # noqa: F401  (its routes join api.bp)
     from scorekeeper import api, cli, language, matches, pages, pdf, printing
