@@ -144,13 +144,14 @@ class Operation(db.Model):
     """A change applied under an operation id, kept a while so that a repeat applies nothing.
 
     `entry` holds the round as the change stored it (running scores included), so that a repeat
-    answers exactly as the first request did, whatever happened to the round since.
+    answers exactly as the first request did, whatever happened to the round since. A change to
+    the match itself (a new edit token) has no round.
     """
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(10))
-    round_number: Mapped[int]
+    round_number: Mapped[int | None]
     round_version: Mapped[int | None]
     entry: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now, index=True)

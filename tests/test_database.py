@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from flask_migrate import downgrade, upgrade
+from flask_migrate import check, downgrade, upgrade
 from sqlalchemy import Column, Integer, MetaData, Table, inspect, select, text, update
 
 from scorekeeper import create_app, database
@@ -259,3 +259,8 @@ def test_migrations_go_down_to_nothing_and_up_again(app: Flask) -> None:
         assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
         upgrade()
         assert set(inspect(db.engine).get_table_names()) == tables
+
+
+def test_the_migrations_build_the_database_the_models_describe(app: Flask) -> None:
+    with app.app_context():
+        check()  # exits, naming each difference, when a model changed without a migration

@@ -7,11 +7,12 @@ import html
 import io
 import json
 import re
+import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from flask import Flask
+from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
 from scorekeeper import store
@@ -108,6 +109,59 @@ def test_the_page_showing_a_new_edit_link_has_this_device_remember_it_instead_of
     assert link is not None
     assert remembered["id"] == match.public_id and remembered["role"] == "edit"
     assert remembered["url"] == f"http://localhost{edit_url(match.public_id, link['token'])}"
+
+
+def test_a_double_tap_on_new_edit_link_shows_both_taps_the_same_new_link(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match()
+    old = edit_url(match.public_id, match.edit_token)
+    tap = {"operation": uuid.uuid4().hex}  # what the page's form sends, twice
+
+    first = client.post(f"{old}/new-link", data=tap)
+    second = client.post(f"{old}/new-link", data=tap)
+
+    assert (first.status_code, second.status_code) == (303, 303)
+    assert second.location == first.location
+    link = SHARE_URL.fullmatch(second.location)
+    assert link is not None and link["token"] != match.edit_token
+    assert "old one no longer opens the match" in html.unescape(page_of(client, second.location))
+    assert page_of(client, edit_url(match.public_id, link["token"]))
+    assert client.get(old).status_code == 403
+
+
+def test_a_new_tap_from_the_retired_edit_link_is_refused(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match()
+    old = edit_url(match.public_id, match.edit_token)
+    first = client.post(f"{old}/new-link", data={"operation": uuid.uuid4().hex})
+
+    again = client.post(f"{old}/new-link", data={"operation": uuid.uuid4().hex})
+
+    assert again.status_code == 403
+    assert page_of(client, first.location)  # the link of the first tap still opens the match
+
+
+def test_a_new_edit_link_with_an_operation_id_no_operation_can_have_is_refused(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match()
+    old = edit_url(match.public_id, match.edit_token)
+
+    response = client.post(f"{old}/new-link", data={"operation": "x" * 65})
+
+    assert response.status_code == 400
+    assert page_of(client, old)
+
+
+def test_each_new_edit_link_form_carries_an_operation_id_of_its_own(app: Flask) -> None:
+    template = "{{ new_edit_link_form().operation }}"
+    with app.test_request_context("/", method="POST", data={"operation": "posted elsewhere"}):
+        fields = [render_template_string(template) for _ in range(2)]
+
+    ids = [re.search(r'name="operation" type="hidden" value="([0-9a-f]{32})"', f) for f in fields]
+    assert ids[0] and ids[1] and ids[0][1] != ids[1][1]
 
 
 # -- Importing a match ---------------------------------------------------------------------------

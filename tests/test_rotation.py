@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
+import threading
+import uuid
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import store
-from scorekeeper.models import Match, db
+from scorekeeper.database import write_transaction
+from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.models import Match, Operation, db, utc_now
+from scorekeeper.store import edit_tokens
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch
@@ -132,3 +140,154 @@ def test_rotating_writes_neither_token_to_any_log(
 
     assert token not in caplog.text
     assert match.edit_token not in caplog.text
+
+
+# -- Once per form submission: the new edit link of a double tap ---------------------------------
+
+SECRET = "a secret key of the app, long enough to be one"
+WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
+STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
+Opened = tuple[Match, str]
+
+
+@pytest.fixture
+def opened(in_app: None, match: StoredMatch) -> Opened:
+    """Return the stored match, loaded in this test's session, and its edit token."""
+    loaded = store.get_match(match.public_id)
+    assert loaded is not None
+    db.session.rollback()  # end the read, as a request does before it writes
+    return loaded, match.edit_token
+
+
+def operation_id() -> str:
+    return uuid.uuid4().hex
+
+
+def rotate_once(match: Match, token: str, operation: str | None, secret: str = SECRET) -> str:
+    return store.rotate_token_once(match, token, operation_id=operation, secret=secret)
+
+
+def count_operations() -> int:
+    return db.session.scalar(db.select(db.func.count()).select_from(Operation)) or 0
+
+
+def test_a_rotation_repeated_under_its_operation_id_gives_the_same_new_token(
+    opened: Opened,
+) -> None:
+    (match, old), operation = opened, operation_id()
+
+    new = rotate_once(match, old, operation)
+    again = rotate_once(match, old, operation)
+
+    assert again == new
+    assert store.token_opens(match, new) and not store.token_opens(match, old)
+    assert count_operations() == 1
+
+
+def test_a_derived_token_is_shaped_like_a_random_one_and_depends_on_all_it_is_made_of() -> None:
+    made_of = ("secret", "match", "operation", "old token")
+    changed_one = [(*made_of[:i], "other", *made_of[i + 1 :]) for i in range(len(made_of))]
+
+    tokens = {edit_tokens.derived_token(*parts) for parts in [made_of, *changed_one]}
+
+    assert len(tokens) == 1 + len(made_of)
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{43}", token) for token in tokens)
+    assert edit_tokens.derived_token(*made_of) == edit_tokens.derived_token(*made_of)
+
+
+def test_the_retired_token_under_a_new_operation_id_is_refused_and_changes_nothing(
+    opened: Opened,
+) -> None:
+    match, old = opened
+    new = rotate_once(match, old, operation_id())
+
+    with pytest.raises(store.TokenRefused):
+        rotate_once(match, old, operation_id())
+
+    assert store.token_opens(match, new)
+    assert count_operations() == 1
+
+
+@pytest.mark.parametrize("operation", [None, "tap"], ids=["without an id", "with one"])
+def test_a_token_that_never_opened_the_match_is_refused(
+    opened: Opened, operation: str | None
+) -> None:
+    match, token = opened
+    with pytest.raises(store.TokenRefused):
+        rotate_once(match, "not-the-token", operation)
+    assert store.token_opens(match, token)
+    assert count_operations() == 0
+
+
+def test_a_repeat_after_the_link_was_replaced_again_is_refused(opened: Opened) -> None:
+    (match, old), operation = opened, operation_id()
+    second = rotate_once(match, old, operation)
+    third = rotate_once(match, second, operation_id())
+
+    with pytest.raises(store.TokenRefused):
+        rotate_once(match, old, operation)
+
+    assert store.token_opens(match, third)
+
+
+def test_a_repeat_after_its_window_is_refused(opened: Opened) -> None:
+    (match, old), operation = opened, operation_id()
+    new = rotate_once(match, old, operation)
+    long_ago = utc_now() - edit_tokens.REPEAT_WINDOW - timedelta(seconds=1)
+    with write_transaction():
+        db.session.execute(db.update(Operation).values(created_at=long_ago))
+
+    with pytest.raises(store.TokenRefused):
+        rotate_once(match, old, operation)
+
+    assert store.token_opens(match, new)
+
+
+def test_an_operation_id_used_for_a_round_is_refused_for_a_new_link(opened: Opened) -> None:
+    (match, old), operation = opened, operation_id()
+    store.add_round(match, RoundEntry(1, (WENT_OUT, STAYED_IN)), operation_id=operation)
+
+    with pytest.raises(store.OperationIdRefused):
+        rotate_once(match, old, operation)
+
+    assert store.token_opens(match, old)
+
+
+def test_without_an_operation_id_a_rotation_keeps_no_operation_and_cannot_repeat(
+    opened: Opened,
+) -> None:
+    match, old = opened
+
+    new = rotate_once(match, old, None)
+
+    assert store.token_opens(match, new)
+    with pytest.raises(store.TokenRefused):
+        rotate_once(match, old, None)
+    assert count_operations() == 0
+
+
+def test_two_identical_requests_at_once_rotate_the_token_once(
+    app: Flask, match: StoredMatch
+) -> None:
+    operation = operation_id()
+    start = threading.Barrier(2)
+    answers: list[str] = []
+
+    def tap() -> None:
+        with app.app_context():
+            loaded = store.get_match(match.public_id)
+            assert loaded is not None
+            start.wait()
+            answers.append(rotate_once(loaded, match.edit_token, operation))
+
+    taps = [threading.Thread(target=tap) for _ in range(2)]
+    for thread in taps:
+        thread.start()
+    for thread in taps:
+        thread.join()
+
+    assert len(answers) == 2 and answers[0] == answers[1]
+    with app.app_context():
+        loaded = store.get_match(match.public_id)
+        assert loaded is not None and store.token_opens(loaded, answers[0])
+        assert count_operations() == 1

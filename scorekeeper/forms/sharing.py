@@ -13,7 +13,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms.fields import Field, TextAreaField
 
-from scorekeeper.forms.fields import add_error
+from scorekeeper.forms.fields import add_error, operation_field
 from scorekeeper.i18n import problem_message
 from scorekeeper.problems import Problem
 
@@ -21,7 +21,10 @@ _ROUND_FIELD = re.compile(r"rounds\[(\d+)\]")
 
 
 class NewEditLinkForm(FlaskForm):
-    """The button that retires the edit link for a new one: only its CSRF token travels."""
+    """The button that retires the edit link for a new one, with an operation id per page shown,
+    so that a double tap ends on one new link."""
+
+    operation = operation_field()
 
 
 class ImportForm(FlaskForm):

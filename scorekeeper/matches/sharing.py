@@ -10,7 +10,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import store
 from scorekeeper.forms import ImportForm, NewEditLinkForm, add_error
-from scorekeeper.matches.blueprint import Page, bp, editable_match
+from scorekeeper.matches.blueprint import Page, bp, editable_match, match_or_404
 from scorekeeper.pages import error_page
 from scorekeeper.problems import ProblemsError
 from scorekeeper.qr import qr_svg
@@ -28,13 +28,31 @@ def share(public_id: str, token: str) -> str:
     return render_template("matches/share.html", match=match, token=token, links=links, codes=codes)
 
 
+@bp.app_template_global()
+def new_edit_link_form() -> NewEditLinkForm:
+    """Return the form that asks for a new edit link, with an operation id of its own."""
+    return NewEditLinkForm(formdata=None)  # never the id of a form this request posted
+
+
 @bp.post("/m/<public_id>/edit/<token>/new-link")
 def new_edit_link(public_id: str, token: str) -> Response:
-    """Give the match a new edit link and show it; the old one stops opening the match."""
-    match = editable_match(public_id, token)
-    if not NewEditLinkForm().validate():
+    """Give the match a new edit link and show it; the old one stops opening the match.
+
+    A repeat of the form (a double tap, a resent page) shows the same new link again, although
+    the token in its URL no longer opens the match.
+    """
+    match = match_or_404(public_id)
+    form = NewEditLinkForm()
+    if not form.validate():
         abort(400)
-    new_token = store.rotate_token(match)
+    try:
+        new_token = store.rotate_token_once(
+            match, token, operation_id=form.operation.data or None, secret=current_app.secret_key
+        )
+    except store.TokenRefused:
+        abort(403)
+    except store.OperationIdRefused:
+        abort(400)
     flash(
         gettext(
             "Here is the new edit link; the old one no longer opens the match. "

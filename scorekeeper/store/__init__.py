@@ -3,6 +3,7 @@
 Views, the API and PDFs use these names; the modules behind them may move.
 """
 
+from scorekeeper.store.edit_tokens import TokenRefused, rotate_token_once
 from scorekeeper.store.matches import (
     CreatedMatch,
     SideSpec,
@@ -35,6 +36,7 @@ __all__ = [
     "ScoredRound",
     "SideSpec",
     "StaleVersion",
+    "TokenRefused",
     "add_round",
     "create_match",
     "delete_round",
@@ -47,6 +49,7 @@ __all__ = [
     "player_count",
     "replace_round",
     "rotate_token",
+    "rotate_token_once",
     "rules_of",
     "running_scores_before",
     "side_names",

@@ -68,7 +68,7 @@ def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec])
         name=name,
         preset=preset,
         settings=rules.as_settings(),
-        edit_token_hash=_digest(token),
+        edit_token_hash=token_digest(token),
         sides=[
             Side(
                 position=index,
@@ -148,18 +148,19 @@ def match_version(public_id: str) -> int | None:
 
 def token_opens(match: Match, token: str | None) -> bool:
     """Return whether `token` is the match's edit token, comparing digests in constant time."""
-    return token is not None and hmac.compare_digest(_digest(token), match.edit_token_hash)
+    return token is not None and hmac.compare_digest(token_digest(token), match.edit_token_hash)
 
 
 def rotate_token(match: Match) -> str:
     """Give the match a new edit token and return it, this once; the old one stops opening it."""
     token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
     with write_transaction():
-        match.edit_token_hash = _digest(token)
+        match.edit_token_hash = token_digest(token)
     return token
 
 
-def _digest(token: str) -> str:
+def token_digest(token: str) -> str:
+    """Return the digest an edit token is stored as: the token itself is never stored."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 

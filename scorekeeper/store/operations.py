@@ -1,10 +1,10 @@
 """Changes applied once: a repeated operation id changes nothing and answers as the first did.
 
-A round form carries an operation id per rendering, an API request its Idempotency-Key. A change
-made under one leaves a row behind (its match, kind and round, and the round as it stored it),
-so that a double tap or a retried request finds the row and changes nothing. Between two
-requests that carry one id at once, the id's uniqueness in the database decides: the loser
-undoes its work and answers with the winner's result.
+A round form, and the form that makes a new edit link, carry an operation id per rendering, an
+API request its Idempotency-Key. A change made under one leaves a row behind (its match, kind
+and round, and the round as it stored it), so that a double tap or a retried request finds the
+row and changes nothing. Between two requests that carry one id at once, the id's uniqueness in
+the database decides: the loser undoes its work and answers with the winner's result.
 """
 
 from __future__ import annotations
@@ -37,15 +37,17 @@ class ChangeKind(enum.StrEnum):
     ADD = "add"
     REPLACE = "replace"
     DELETE = "delete"
+    NEW_TOKEN = "new-token"  # of the match itself, without a round
 
 
 @dataclass(frozen=True)
 class Change:
-    """A change to one round of a match, made under an operation id or without one."""
+    """A change to one round of a match, or to the match itself (no round), made under an
+    operation id or without one."""
 
     match: Match
     kind: ChangeKind
-    round_number: int
+    round_number: int | None
     operation_id: str | None
 
 
@@ -93,10 +95,10 @@ def record(change: Change, scored: ScoredRound | None) -> None:
 
 def replayed_round(match: Match, operation: Operation) -> ScoredRound:
     """Return the round as the operation stored it, scored again under the match's rules."""
-    assert operation.entry is not None and operation.round_version is not None, "not a deletion"
-    entry = parse_round(operation.entry)
-    score = score_round(rules_of(match), entry)
-    return ScoredRound(operation.round_number, operation.round_version, entry, score)
+    number, version, stored = operation.round_number, operation.round_version, operation.entry
+    assert number is not None and version is not None and stored is not None, "a round stored"
+    entry = parse_round(stored)
+    return ScoredRound(number, version, entry, score_round(rules_of(match), entry))
 
 
 def _entry_json(entry: RoundEntry) -> dict[str, Any]:

@@ -1,0 +1,84 @@
+"""A new edit link made once per form submission: a double tap or a resent form ends on the
+same new link, and never makes a third.
+
+Only a token's digest is stored, so a repeated request cannot read the new token back. Under an
+operation id the new token is therefore derived rather than drawn: an HMAC, under the app's
+secret key, of the match, the operation id and the digest of the token it replaces. A repeat
+that brings the same old token and operation id derives it again, and the stored digest shows
+whether it is still the match's token. Without the secret key and the operation id, which only
+the page that asked for the new link holds, the new token is as unguessable as a random one.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+from functools import partial
+
+from scorekeeper.database import write_transaction
+from scorekeeper.models import Match, Operation, db, utc_now
+from scorekeeper.store.matches import EDIT_TOKEN_BYTES, token_digest, token_opens
+from scorekeeper.store.operations import Change, ChangeKind, once, record
+
+# A double tap or a resent form comes within seconds, a retry after a lost answer within minutes.
+REPEAT_WINDOW = timedelta(minutes=10)
+# Sets these HMACs apart from every other use of the secret key (sessions, CSRF tokens).
+PURPOSE = b"scorekeeper new edit token"
+
+
+class TokenRefused(Exception):
+    """The token is not the match's edit token, nor the one a repeated request replaced."""
+
+
+def rotate_token_once(
+    match: Match, token: str, *, operation_id: str | None, secret: str | bytes
+) -> str:
+    """Give the match a new edit token in place of `token` and return it; raise `TokenRefused`
+    when `token` does not open the match, and `OperationIdRefused` for an id of another change.
+
+    Repeated under `operation_id` with the same old token within `REPEAT_WINDOW`, return the
+    same new token while it is still the match's.
+    """
+    change = Change(match, ChangeKind.NEW_TOKEN, None, operation_id)
+    with write_transaction():
+        # Hold the match, so that a twin request waits for this one, and read its token afresh.
+        db.session.refresh(match, ["edit_token_hash"], with_for_update=True)
+        return once(
+            change,
+            partial(_rotate, change, token, secret),
+            partial(_repeat, change, token, secret),
+        )
+
+
+def _rotate(change: Change, token: str, secret: str | bytes) -> str:
+    if not token_opens(change.match, token):
+        raise TokenRefused
+    if change.operation_id is None:
+        new_token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    else:
+        new_token = derived_token(secret, change.match.public_id, change.operation_id, token)
+    change.match.edit_token_hash = token_digest(new_token)
+    record(change, None)
+    return new_token
+
+
+def _repeat(change: Change, token: str, secret: str | bytes, applied: Operation) -> str:
+    assert change.operation_id is not None, "only a change under an operation id repeats"
+    new_token = derived_token(secret, change.match.public_id, change.operation_id, token)
+    recent = applied.created_at > utc_now() - REPEAT_WINDOW
+    if not (recent and token_opens(change.match, new_token)):
+        raise TokenRefused
+    return new_token
+
+
+def derived_token(secret: str | bytes, public_id: str, operation_id: str, old_token: str) -> str:
+    """Return the edit token that replaces `old_token` under `operation_id`, shaped like a random
+    one (43 URL-safe characters)."""
+    key = secret.encode() if isinstance(secret, str) else secret
+    # Operation ids and public ids are printable, so a line break keeps the parts apart.
+    message = "\n".join((public_id, operation_id, token_digest(old_token))).encode()
+    digest = hmac.new(key, PURPOSE + b"\n" + message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
