@@ -300,8 +300,11 @@ def _no_such_match() -> NoReturn:
 
 
 def _editable(public_id: str) -> Match:
-    """Return the match when the request's bearer token is its edit token."""
-    match = _match(public_id)
+    """Return the match when the request's bearer token is its edit token; the change that
+    follows reads it whole."""
+    match = store.find_match(public_id)
+    if match is None:
+        _no_such_match()
     authorization = request.authorization
     token = authorization.token if authorization and authorization.type == "bearer" else None
     if not token:

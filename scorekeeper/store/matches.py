@@ -8,7 +8,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from sqlalchemy.orm import selectinload
+import sqlalchemy as sa
+from sqlalchemy.orm import joinedload, selectinload
 
 from scorekeeper.database import write_transaction
 from scorekeeper.models import Match, Player, Round, Side, db
@@ -129,21 +130,50 @@ def _preset_problems(preset: str) -> list[Problem]:
     return []
 
 
+# Loads a match whole in two queries: its sides and players joined to its row, then its rounds
+# joined to their entries.
+WHOLE_MATCH = (
+    joinedload(Match.sides).joinedload(Side.players),
+    selectinload(Match.rounds).joinedload(Round.entries),
+)
+
+
 def get_match(public_id: str) -> Match | None:
     """Return the match with this public id, its sides and rounds loaded, or None."""
-    return db.session.scalar(
+    found = db.select(Match).filter_by(public_id=public_id).options(*WHOLE_MATCH)
+    return db.session.scalars(found).unique().one_or_none()
+
+
+def find_match(public_id: str) -> Match | None:
+    """Return the match with this public id, nothing else loaded yet, or None: for a request that
+    checks the edit token before it writes, which then reads the match whole (`lock_match`)."""
+    return db.session.scalar(db.select(Match).filter_by(public_id=public_id))
+
+
+def lock_match(match: Match) -> None:
+    """Hold the match until the write transaction ends, and read it afresh and whole: another
+    writer may have changed it since this request first read it."""
+    locked = (
         db.select(Match)
-        .filter_by(public_id=public_id)
-        .options(
-            selectinload(Match.sides).selectinload(Side.players),
-            selectinload(Match.rounds).selectinload(Round.entries),
-        )
+        .where(Match.id == match.id)
+        .options(*WHOLE_MATCH)
+        .with_for_update(of=Match)
+        .execution_options(populate_existing=True)
     )
+    db.session.scalars(locked).unique().one()
+
+
+# A Core statement on a connection of its own: the cheapest read there is, for the pages and
+# answers that only need to know whether a match changed.
+_VERSION_BY_PUBLIC_ID = sa.select(Match.__table__.c.version).where(
+    Match.__table__.c.public_id == sa.bindparam("public_id")
+)
 
 
 def match_version(public_id: str) -> int | None:
     """Return the version of the match with this id, reading nothing else; None if there is none."""
-    return db.session.scalar(db.select(Match.version).filter_by(public_id=public_id))
+    with db.engine.connect() as connection:
+        return connection.scalar(_VERSION_BY_PUBLIC_ID, {"public_id": public_id})
 
 
 def token_opens(match: Match, token: str | None) -> bool:

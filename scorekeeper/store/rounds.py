@@ -15,9 +15,9 @@ from functools import partial
 from scorekeeper.database import write_transaction
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.exports import counts_json
-from scorekeeper.models import Entry, Match, Operation, Round, db, utc_now
+from scorekeeper.models import Entry, Match, Operation, Round, utc_now
 from scorekeeper.problems import N_, Problem, ProblemsError
-from scorekeeper.store.matches import player_count, rules_of, side_names
+from scorekeeper.store.matches import lock_match, player_count, rules_of, side_names
 from scorekeeper.store.operations import Change, ChangeKind, Result, once, record, replayed_round
 from scorekeeper.store.scores import (
     ImpossibleRound,
@@ -81,15 +81,8 @@ def _write_once(
     change: Change, apply: Callable[[], Result], replay: Callable[[Operation], Result]
 ) -> Result:
     with write_transaction():
-        _lock(change.match)
+        lock_match(change.match)
         return once(change, apply, replay)
-
-
-def _lock(match: Match) -> None:
-    """Hold the match until the transaction ends, and read it afresh: another writer may have
-    changed it since this request loaded it."""
-    db.session.expire_all()
-    db.session.refresh(match, with_for_update=True)
 
 
 def _add(change: Change, entry: RoundEntry) -> ScoredRound:
