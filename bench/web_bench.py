@@ -51,20 +51,31 @@ FLOOR_ROWS = 1_000
 PAGES_SAMPLED = 1_000  # standings pages a run cycles through, spread over the stored matches
 STARTUP_DEADLINE = 60.0
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+SETTLED = 1.1  # a warm-up run this much faster than the best before it: still warming up
 NewDatabase = Callable[[str], str]  # a name -> the URL of a fresh, empty database
 
 
 @dataclass(frozen=True)
 class Sizes:
     seconds: int  # of each measured wrk run
-    warm_up: int  # seconds of requests before the first measured run on a server
+    warm_up: int  # seconds of each run of requests before the first measured run on a server
+    most_warm_ups: int  # runs at most, while the rate still rises
     small: int  # matches stored for the standings page's main figures
     large: int  # matches stored for the scale figure
     most_writes_per_second: int  # sizes the list of rounds to submit, so none is sent twice
 
 
-FULL = Sizes(seconds=10, warm_up=2, small=100, large=100_000, most_writes_per_second=3_000)
-QUICK = Sizes(seconds=1, warm_up=0, small=100, large=1_000, most_writes_per_second=3_000)
+FULL = Sizes(
+    seconds=10,
+    warm_up=2,
+    most_warm_ups=20,
+    small=100,
+    large=100_000,
+    most_writes_per_second=3_000,
+)
+QUICK = Sizes(
+    seconds=1, warm_up=1, most_warm_ups=0, small=100, large=1_000, most_writes_per_second=3_000
+)
 
 
 @dataclass(frozen=True)
@@ -88,14 +99,18 @@ class Load:
 class Ratio:
     name: str
     value: float
-    target: float = 0.5
+    target: float | None = 0.5  # None: a figure to know, with no target
     at_least: bool = True  # the target is a floor (>=), else a ceiling (<=)
 
     @property
     def met(self) -> bool:
+        if self.target is None:
+            return True
         return self.value >= self.target if self.at_least else self.value <= self.target
 
     def line(self) -> str:
+        if self.target is None:
+            return f"{self.name:<58}{self.value:>6.2f}  (no target)"
         sign = ">=" if self.at_least else "<="
         verdict = "met" if self.met else "MISSED"
         return f"{self.name:<58}{self.value:>6.2f}  target {sign} {self.target}  {verdict}"
@@ -152,9 +167,14 @@ def _failures(output: str) -> int:
 
 
 def warm_up(base_url: str, requests: Path, sizes: Sizes) -> None:
-    """Let the workers load and cache what they need before anything is measured."""
-    if sizes.warm_up:
-        wrk(base_url, requests, sizes.warm_up)
+    """Let the workers load and cache what they need before anything is measured: send the
+    requests until their rate stops rising (a page kept after its first rendering, say)."""
+    best = 0.0
+    for _ in range(sizes.most_warm_ups):
+        rate = wrk(base_url, requests, sizes.warm_up).per_second
+        if rate < best * SETTLED:
+            return
+        best = max(best, rate)
 
 
 def request_file(folder: Path, name: str, lines: list[str]) -> Path:
@@ -210,8 +230,11 @@ def serve_floor(folder: Path, database_url: str) -> AbstractContextManager[str]:
     return gunicorn(folder, env, app, "/floor/items/1")
 
 
-def serve_app(folder: Path, database_url: str, probe: str) -> AbstractContextManager[str]:
+def serve_app(
+    folder: Path, database_url: str, probe: str, *, keep_pages: bool = True
+) -> AbstractContextManager[str]:
     env = {
+        **({} if keep_pages else {"SCOREKEEPER_PAGE_CACHE_SIZE": "0"}),
         "DATABASE_URL": database_url,
         "SECRET_KEY": secrets.token_hex(),
         "SCOREKEEPER_GUESS_LIMIT": "1000000000",  # every bench client is 127.0.0.1
@@ -290,11 +313,15 @@ def measure_floor(folder: Path, database_url: str, sizes: Sizes) -> tuple[Load, 
         return wrk(base_url, reads, sizes.seconds), wrk(base_url, writes, sizes.seconds)
 
 
-def measure_pages(folder: Path, database_url: str, count: int, sizes: Sizes) -> Load:
-    """Return the standings page's load with `count` finished matches stored."""
+def measure_pages(
+    folder: Path, database_url: str, count: int, sizes: Sizes, *, keep_pages: bool = True
+) -> Load:
+    """Return the standings page's load with `count` finished matches stored; without
+    `keep_pages`, every request renders its page afresh."""
     matches = seeded(database_url, count, rounds=ROUNDS)
     pages = page_requests(folder, f"pages-{count}", matches)
-    with serve_app(folder, database_url, f"/m/{matches.public_ids[0]}") as base_url:
+    probe = f"/m/{matches.public_ids[0]}"
+    with serve_app(folder, database_url, probe, keep_pages=keep_pages) as base_url:
         warm_up(base_url, pages, sizes)
         return wrk(base_url, pages, sizes.seconds)
 
@@ -315,11 +342,13 @@ def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -
     floor_page, floor_write = measure_floor(folder, new_database("floor"), sizes)
     page = measure_pages(folder, new_database("small"), sizes.small, sizes)
     large = measure_pages(folder, new_database("large"), sizes.large, sizes)
+    rendered = measure_pages(folder, new_database("rendered"), sizes.small, sizes, keep_pages=False)
     rounds = measure_rounds(folder, new_database("rounds"), sizes)
     loads = {
         "floor: SELECT + small template": floor_page,
         f"standings page, {sizes.small:,} matches stored": page,
         f"standings page, {sizes.large:,} matches stored": large,
+        "standings page, rendered every time": rendered,
         "floor: INSERT + COMMIT": floor_write,
         "round submissions through the API": rounds,
     }
@@ -334,6 +363,11 @@ def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -
             f"{title}: round submissions / floor write", rounds.per_second / floor_write.per_second
         ),
         Ratio(scale, page.per_second / large.per_second, target=1.2, at_least=False),
+        Ratio(
+            f"{title}: page rendered every time / floor page",
+            rendered.per_second / floor_page.per_second,
+            target=None,
+        ),
     ]
 
 

@@ -24,4 +24,5 @@ def test_the_quick_bench_measures_every_figure_and_prints_its_ratio_and_target()
     assert run.returncode == 0, run.stderr[-3000:]
     for figure in FIGURES:
         assert re.search(rf"SQLite: {figure}\s+\d+\.\d\d  target [<>]= [\d.]+", run.stdout)
+    assert re.search(r"SQLite: page rendered every time / floor page\s+\d+\.\d\d", run.stdout)
     assert "FAILED" not in run.stdout, run.stdout  # every request answered 2xx
