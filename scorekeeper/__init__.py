@@ -37,6 +37,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
     from scorekeeper import extensions, guarding, logging_setup, page_cache, security
+    from scorekeeper.converters import PublicIdConverter
 
     logging_setup.init_app(app)
     security.init_app(app)
@@ -44,6 +45,7 @@ def create_app(
     guarding.init_app(app)  # after security: its 429 answers get the security headers too
     page_cache.init_app(app)
 
+    app.url_map.converters["public_id"] = PublicIdConverter  # before the routes that use it
     import scorekeeper.api_matches  # noqa: F401  (its routes join api.bp)
     from scorekeeper import api, cli, language, matches, pages, pdf, printing
 

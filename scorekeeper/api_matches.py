@@ -127,13 +127,13 @@ def _edit_url(public_id: str, token: str) -> str:
     return url_for("matches.edit", public_id=public_id, token=token, _external=True)
 
 
-@bp.post("/matches/<public_id>/token")
+@bp.post("/matches/<public_id:public_id>/token")
 def rotate_token(public_id: str) -> Response:
     token = store.rotate_token(_editable(public_id))
     return jsonify(edit_token=token, edit_url=_edit_url(public_id, token))
 
 
-@bp.get("/matches/<public_id>")
+@bp.get("/matches/<public_id:public_id>")
 def get_match(public_id: str) -> Response:
     version = _version_held(public_id)
     if version is not None:
@@ -194,7 +194,7 @@ def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
 # -- Rounds --------------------------------------------------------------------------------------
 
 
-@bp.post("/matches/<public_id>/rounds")
+@bp.post("/matches/<public_id:public_id>/rounds")
 def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
     match = _editable(public_id)
     scored = store.add_round(match, _round_body(), operation_id=_operation_id())
@@ -202,7 +202,7 @@ def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
     return _round_response(scored), 201, {"Location": location}
 
 
-@bp.get("/matches/<public_id>/rounds/<int:number>")
+@bp.get("/matches/<public_id:public_id>/rounds/<int:number>")
 def get_round(public_id: str, number: int) -> Response:
     view = store.match_view(_match(public_id))
     scored = next((scored for scored in view.rounds if scored.number == number), None)
@@ -211,7 +211,7 @@ def get_round(public_id: str, number: int) -> Response:
     return _round_response(scored)
 
 
-@bp.put("/matches/<public_id>/rounds/<int:number>")
+@bp.put("/matches/<public_id:public_id>/rounds/<int:number>")
 def replace_round(public_id: str, number: int) -> Response:
     match = _editable(public_id)
     version = _if_match_version()
@@ -222,7 +222,7 @@ def replace_round(public_id: str, number: int) -> Response:
     return _round_response(scored)
 
 
-@bp.delete("/matches/<public_id>/rounds/<int:number>")
+@bp.delete("/matches/<public_id:public_id>/rounds/<int:number>")
 def delete_round(public_id: str, number: int) -> tuple[str, int]:
     match = _editable(public_id)
     version = _if_match_version()
@@ -265,14 +265,14 @@ def _round_response(scored: ScoredRound) -> Response:
 # -- Export --------------------------------------------------------------------------------------
 
 
-@bp.get("/matches/<public_id>/export")
+@bp.get("/matches/<public_id:public_id>/export")
 def export_match(public_id: str) -> Response:
     match = _match(public_id)
     document = current_app.json.dumps(store.export_match(match))
     return _download(document, match, "json", "application/json")
 
 
-@bp.get("/matches/<public_id>/export.csv")
+@bp.get("/matches/<public_id:public_id>/export.csv")
 def export_csv(public_id: str) -> Response:
     match = _match(public_id)
     return _download(store.match_csv(match), match, "csv", "text/csv")

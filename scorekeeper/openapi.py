@@ -6,6 +6,7 @@ import enum
 from dataclasses import fields
 from typing import Any
 
+from scorekeeper.converters import PublicIdConverter
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.melds import RANKS
@@ -269,7 +270,7 @@ _MATCH_ID = {
     "in": "path",
     "required": True,
     "description": "The match's id, as creating it answered.",
-    "schema": {"type": "string"},
+    "schema": {"type": "string", "pattern": f"^{PublicIdConverter.regex}$"},
 }
 _ROUND_NUMBER = {
     "name": "number",

@@ -616,7 +616,7 @@ def test_an_unknown_round_is_not_found(
         ("get", "/api/v1/no-such-thing", 404, None),
         ("get", "/api/elsewhere", 404, None),
         ("delete", "/api/v1/matches", 405, "POST"),
-        ("patch", "/api/v1/matches/some-id/rounds/1", 405, "PUT"),
+        ("patch", "/api/v1/matches/unknown-match-id-00001/rounds/1", 405, "PUT"),
     ],
 )
 def test_an_unknown_api_path_or_method_answers_the_json_error_list(
@@ -855,7 +855,7 @@ def test_every_answer_is_documented_with_its_status_and_schema(
 
 def test_the_openapi_document_describes_every_match_route(app: Flask) -> None:
     routes = {
-        (re.sub(r"<(?:int:)?(\w+)>", r"{\1}", rule.rule), method.lower())
+        (re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method.lower())
         for rule in app.url_map.iter_rules()
         if rule.rule.startswith("/api/v1/matches")
         for method in rule.methods or ()

@@ -23,6 +23,11 @@ ROUND_ONE = {"round": 1, "sides": [{"melded_points": 60}, {"melded_points": 50}]
 Guess = Callable[[FlaskClient, str], TestResponse]
 
 
+def unknown_id(tag: object = "") -> str:
+    """Return an id of a match's shape (22 characters) that no match has."""
+    return f"unknown-{tag}".ljust(22, "x")
+
+
 @pytest.fixture
 def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
     return {**app_config, "GUESS_LIMIT": LIMIT, "GUESS_WINDOW_SECONDS": WINDOW}
@@ -55,8 +60,8 @@ def wrong_guesses(match: StoredMatch) -> dict[str, tuple[Guess, int]]:
     """Return every kind of wrong guess, with the status it answers below the limit."""
     rounds = f"/api/v1/matches/{match.public_id}/rounds"
     return {
-        "an unknown id on the API": (lambda c, n: c.get(f"/api/v1/matches/nope{n}"), 404),
-        "an unknown id on a page": (lambda c, n: c.get(f"/m/nope{n}"), 404),
+        "an unknown id on the API": (lambda c, n: c.get(f"/api/v1/matches/{unknown_id(n)}"), 404),
+        "an unknown id on a page": (lambda c, n: c.get(f"/m/{unknown_id(n)}"), 404),
         "a wrong token on the API": (
             lambda c, n: c.post(rounds, json=ROUND_ONE, headers={"Authorization": f"Bearer {n}"}),
             403,
@@ -66,7 +71,7 @@ def wrong_guesses(match: StoredMatch) -> dict[str, tuple[Guess, int]]:
 
 
 def guess_wrong(client: FlaskClient, times: int) -> list[int]:
-    return [client.get(f"/api/v1/matches/nope{n}").status_code for n in range(times)]
+    return [client.get(f"/api/v1/matches/{unknown_id(n)}").status_code for n in range(times)]
 
 
 def guess_windows(app: Flask) -> list[tuple[str, int]]:
@@ -100,7 +105,7 @@ def test_a_client_guessing_wrong_too_often_is_refused_until_the_window_ends(
 def test_the_api_refuses_with_its_json_error_list(client: FlaskClient, clock: object) -> None:
     guess_wrong(client, LIMIT)
 
-    response = client.get("/api/v1/matches/nope")
+    response = client.get(f"/api/v1/matches/{unknown_id()}")
 
     assert response.status_code == 429
     assert response.json["errors"][0]["message"].startswith("Too many wrong match links")
@@ -120,7 +125,7 @@ def test_other_clients_are_not_refused(app: Flask, match: StoredMatch, clock: ob
     neighbour = from_address(app.test_client(), "192.0.2.2")
 
     assert neighbour.get(f"/m/{match.public_id}").status_code == 200
-    assert neighbour.get("/m/nope").status_code == 404
+    assert neighbour.get(f"/m/{unknown_id()}").status_code == 404
 
 
 def test_pages_that_name_no_match_are_never_refused(client: FlaskClient, clock: object) -> None:
@@ -140,7 +145,7 @@ def test_only_failures_at_matches_count_as_guesses(
         assert client.post(rounds, json={"round": 9}, headers=headers).status_code == 422
         assert client.post(rounds, json=ROUND_ONE).status_code == 401  # no token, no guess
 
-    assert client.get("/m/nope").status_code == 404
+    assert client.get(f"/m/{unknown_id()}").status_code == 404
     assert guess_windows(app) == [("127.0.0.1", 1)]
 
 
@@ -159,7 +164,7 @@ def test_servers_on_one_database_share_the_count(
     other_client = other_server.test_client()
     guess_wrong(client, LIMIT)
 
-    assert other_client.get("/m/nope").status_code == 429
+    assert other_client.get(f"/m/{unknown_id()}").status_code == 429
     assert other_client.get(f"/m/{match.public_id}").status_code == 429
 
 
@@ -211,9 +216,9 @@ def test_behind_a_trusted_proxy_clients_are_told_apart_by_x_forwarded_for(
     try:
         proxied = server.test_client()
         for n in range(LIMIT + 1):
-            proxied.get("/m/nope", headers={"X-Forwarded-For": f"198.51.100.{n}"})
+            proxied.get(f"/m/{unknown_id()}", headers={"X-Forwarded-For": f"198.51.100.{n}"})
 
-        response = proxied.get("/m/nope", headers={"X-Forwarded-For": "198.51.100.99"})
+        response = proxied.get(f"/m/{unknown_id()}", headers={"X-Forwarded-For": "198.51.100.99"})
     finally:
         with server.app_context():
             db.engine.dispose()

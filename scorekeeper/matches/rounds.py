@@ -14,7 +14,7 @@ from scorekeeper.store import MatchView, ScoredRound
 from scorekeeper.validation import points_step
 
 
-@bp.route("/m/<public_id>/edit/<token>/rounds/new", methods=["GET", "POST"])
+@bp.route("/m/<public_id:public_id>/edit/<token>/rounds/new", methods=["GET", "POST"])
 def new_round(public_id: str, token: str) -> Page | Response:
     match = editable_match(public_id, token)
     view = store.match_view(match)
@@ -38,7 +38,7 @@ def new_round(public_id: str, token: str) -> Page | Response:
     return standings_redirect(match, token, number)
 
 
-@bp.route("/m/<public_id>/edit/<token>/rounds/<int:number>", methods=["GET", "POST"])
+@bp.route("/m/<public_id:public_id>/edit/<token>/rounds/<int:number>", methods=["GET", "POST"])
 def edit_round(public_id: str, token: str, number: int) -> Page | Response:
     match = editable_match(public_id, token)
     view = store.match_view(match)
@@ -65,7 +65,7 @@ def edit_round(public_id: str, token: str, number: int) -> Page | Response:
     return standings_redirect(match, token, number)
 
 
-@bp.post("/m/<public_id>/edit/<token>/rounds/<int:number>/delete")
+@bp.post("/m/<public_id:public_id>/edit/<token>/rounds/<int:number>/delete")
 def delete_round(public_id: str, token: str, number: int) -> Page | Response:
     match = editable_match(public_id, token)
     view = store.match_view(match)

@@ -16,7 +16,7 @@ from scorekeeper.problems import ProblemsError
 from scorekeeper.qr import qr_svg
 
 
-@bp.get("/m/<public_id>/edit/<token>/share")
+@bp.get("/m/<public_id:public_id>/edit/<token>/share")
 def share(public_id: str, token: str) -> str:
     match = editable_match(public_id, token)
     links = {
@@ -34,7 +34,7 @@ def new_edit_link_form() -> NewEditLinkForm:
     return NewEditLinkForm(formdata=None)  # never the id of a form this request posted
 
 
-@bp.post("/m/<public_id>/edit/<token>/new-link")
+@bp.post("/m/<public_id:public_id>/edit/<token>/new-link")
 def new_edit_link(public_id: str, token: str) -> Response:
     """Give the match a new edit link and show it; the old one stops opening the match.
 

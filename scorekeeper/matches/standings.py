@@ -18,7 +18,7 @@ from scorekeeper.rules import PRESETS
 from scorekeeper.store import MatchView
 
 
-@bp.get("/m/<public_id>")
+@bp.get("/m/<public_id:public_id>")
 def view(public_id: str) -> str:
     """The page every phone at the table reloads: kept rendered until the match changes."""
     if request.query_string or "_flashes" in session:
@@ -36,7 +36,7 @@ def _view_to_keep(public_id: str) -> RenderedPage:
     return RenderedPage(view.match.version, standings_page(view, render=render_to_keep))
 
 
-@bp.get("/m/<public_id>/edit/<token>")
+@bp.get("/m/<public_id:public_id>/edit/<token>")
 def edit(public_id: str, token: str) -> str:
     return standings_page(store.match_view(editable_match(public_id, token)), token=token)
 

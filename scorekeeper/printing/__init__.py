@@ -229,7 +229,7 @@ def match_file_title(match: Match, what: str) -> str:
     return f"{match.name} {match.created_at.date().isoformat()} {what}"
 
 
-@bp.get("/m/<public_id>/report.pdf")
+@bp.get("/m/<public_id:public_id>/report.pdf")
 @in_print_language
 def match_report(match: Match) -> Response:
     view = store.match_view(match)
@@ -237,7 +237,7 @@ def match_report(match: Match) -> Response:
     return download(pdf, match_file_title(match, gettext("report")))
 
 
-@bp.get("/m/<public_id>/sheet.pdf")
+@bp.get("/m/<public_id:public_id>/sheet.pdf")
 @in_print_language
 def match_sheet(match: Match) -> Response:
     day = format_date(match.created_at, "long")
@@ -245,14 +245,14 @@ def match_sheet(match: Match) -> Response:
     return download(pdf, match_file_title(match, gettext("score sheet")))
 
 
-@bp.get("/m/<public_id>/rules.pdf")
+@bp.get("/m/<public_id:public_id>/rules.pdf")
 @in_print_language
 def match_rules(match: Match) -> Response:
     pdf = card_pdf(printed_match_rules(match), requested_paper())
     return download(pdf, match_file_title(match, gettext("rules card")))
 
 
-@bp.get("/m/<public_id>/pocket.pdf")
+@bp.get("/m/<public_id:public_id>/pocket.pdf")
 @in_print_language
 def match_pocket(match: Match) -> Response:
     pdf = pocket_pdf(printed_match_rules(match), requested_paper())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -20,6 +21,7 @@ from scorekeeper.validation import MAX_PLAYERS
 
 EDIT_TOKEN_BYTES = 32
 PUBLIC_ID_BYTES = 16
+PUBLIC_ID_LENGTH = math.ceil(PUBLIC_ID_BYTES * 8 / 6)  # base64 characters, no padding
 MIN_SIDES = 2  # a match is played against somebody
 
 
