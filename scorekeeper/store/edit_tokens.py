@@ -3,10 +3,11 @@ same new link, and never makes a third.
 
 Only a token's digest is stored, so a repeated request cannot read the new token back. Under an
 operation id the new token is therefore derived rather than drawn: an HMAC, under the app's
-secret key, of the match, the operation id and the digest of the token it replaces. A repeat
-that brings the same old token and operation id derives it again, and the stored digest shows
-whether it is still the match's token. Without the secret key and the operation id, which only
-the page that asked for the new link holds, the new token is as unguessable as a random one.
+secret key, of the match, the operation id and the token it replaces. A repeat that brings the
+same old token and operation id derives it again, and the stored digest shows whether it is
+still the match's token. Deriving it takes the secret key, the operation id (random per page
+shown, and kept in the database only once used) and the old token itself, which is stored
+nowhere: even the database and the secret key together do not give the new token away.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def derived_token(secret: str | bytes, public_id: str, operation_id: str, old_to
     """Return the edit token that replaces `old_token` under `operation_id`, shaped like a random
     one (43 URL-safe characters)."""
     key = secret.encode() if isinstance(secret, str) else secret
-    # Operation ids and public ids are printable, so a line break keeps the parts apart.
-    message = "\n".join((public_id, operation_id, token_digest(old_token))).encode()
+    # Public ids and operation ids hold no line break, so the parts cannot run into each other.
+    message = "\n".join((public_id, operation_id, old_token)).encode()
     digest = hmac.new(key, PURPOSE + b"\n" + message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
