@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from scorekeeper import pdf, store
+from scorekeeper import create_app, pdf, store
 from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.pdf import PdfTooSlow, within_time_limit
 from scorekeeper.rules import build_rules
@@ -75,6 +75,8 @@ def sleep_through_one_alarm() -> bytes:
 
 
 def catch_every_alarm_for(seconds: float) -> Callable[[], bytes]:
+    """Return a render that sleeps for `seconds` whatever alarms go off, then returns."""
+
     def render() -> bytes:
         end = time.monotonic() + seconds
         while (left := end - time.monotonic()) > 0:
@@ -149,12 +151,16 @@ def test_a_stopped_pdf_is_logged_with_its_path(
 def test_the_limit_comes_from_the_environment(
     monkeypatch: pytest.MonkeyPatch, app_config: dict[str, object]
 ) -> None:
-    from scorekeeper import create_app
-
     monkeypatch.setenv("SCOREKEEPER_PDF_TIME_LIMIT", "2.5")
     assert create_app(app_config).config["PDF_TIME_LIMIT"] == 2.5
     monkeypatch.delenv("SCOREKEEPER_PDF_TIME_LIMIT")
     assert create_app(app_config).config["PDF_TIME_LIMIT"] == pdf.DEFAULT_TIME_LIMIT
+
+
+def test_a_limit_of_0_lets_a_pdf_take_its_time(app: Flask, client: FlaskClient) -> None:
+    app.config["PDF_TIME_LIMIT"] = 0
+    response = client.get("/rules/standard/card.pdf")
+    assert response.status_code == 200 and one_page_pdf(response.data)
 
 
 def test_the_app_says_at_start_up_where_the_limit_holds(
