@@ -129,7 +129,15 @@ def _edit_url(public_id: str, token: str) -> str:
 
 @bp.post("/matches/<public_id:public_id>/token")
 def rotate_token(public_id: str) -> Response:
-    token = store.rotate_token(_editable(public_id))
+    """Replace the edit token; a retry under the same Idempotency-Key, which still brings the
+    replaced token, gets the same new one."""
+    match = _bare_match(public_id)
+    try:
+        token = store.rotate_token_once(
+            match, _bearer_token(), operation_id=_operation_id(), secret=current_app.secret_key
+        )
+    except store.TokenRefused:
+        _wrong_token()
     return jsonify(edit_token=token, edit_url=_edit_url(public_id, token))
 
 
@@ -302,16 +310,29 @@ def _no_such_match() -> NoReturn:
 def _editable(public_id: str) -> Match:
     """Return the match when the request's bearer token is its edit token; the change that
     follows reads it whole."""
+    match = _bare_match(public_id)
+    if not store.token_opens(match, _bearer_token()):
+        _wrong_token()
+    return match
+
+
+def _bare_match(public_id: str) -> Match:
     match = store.find_match(public_id)
     if match is None:
         _no_such_match()
+    return match
+
+
+def _bearer_token() -> str:
     authorization = request.authorization
     token = authorization.token if authorization and authorization.type == "bearer" else None
     if not token:
         raise Unauthorized(gettext("Send the match's edit token as Authorization: Bearer <token>."))
-    if not store.token_opens(match, token):
-        abort(403, gettext("This edit token does not open this match."))
-    return match
+    return token
+
+
+def _wrong_token() -> NoReturn:
+    abort(403, gettext("This edit token does not open this match."))
 
 
 def _if_match_version() -> int:

@@ -567,9 +567,19 @@ def _match_paths() -> dict[str, Any]:
             "post": {
                 "operationId": "rotateToken",
                 "summary": "Replace the edit token; links holding the old one stop working.",
+                "description": (
+                    "A retry under the same Idempotency-Key, still sending the replaced token, "
+                    "gets the same new token for ten minutes."
+                ),
                 "security": _EDIT_TOKEN,
+                "parameters": [_IDEMPOTENCY_KEY],
                 "responses": {
                     "200": _json(_ref("RotatedToken"), "The new edit token, shown this once."),
+                    "422": _json(
+                        _ref("Errors"),
+                        "The Idempotency-Key is malformed or was used "
+                        "for another change; nothing changed.",
+                    ),
                     **_TOKEN_RESPONSES,
                     **_LOOKUP_FAILURES,
                 },

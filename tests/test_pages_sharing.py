@@ -130,6 +130,22 @@ def test_a_double_tap_on_new_edit_link_shows_both_taps_the_same_new_link(
     assert client.get(old).status_code == 403
 
 
+def test_the_edit_pages_new_link_form_sends_an_operation_id_that_a_double_tap_repeats(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match()
+    old = edit_url(match.public_id, match.edit_token)
+    form = re.search(r'name="operation" type="hidden" value="([0-9a-f]{32})"', page_of(client, old))
+    assert form is not None
+    operation = form[1]
+
+    first = client.post(f"{old}/new-link", data={"operation": operation})
+    second = client.post(f"{old}/new-link", data={"operation": operation})
+
+    assert first.status_code == second.status_code == 303
+    assert first.location == second.location
+
+
 def test_a_new_tap_from_the_retired_edit_link_is_refused(
     client: FlaskClient, create_match: CreateMatch
 ) -> None:

@@ -53,7 +53,7 @@ def test_a_rotated_token_opens_the_match_and_the_old_one_no_longer_does(
     stored = store.get_match(match.public_id)
     assert stored is not None
 
-    token = store.rotate_token(stored)
+    token = store.rotate_token_once(stored, match.edit_token, operation_id=None, secret="test")
 
     db.session.expire_all()
     assert store.token_opens(stored, token)
@@ -64,7 +64,7 @@ def test_only_the_digest_of_a_rotated_token_is_stored(in_app: None, match: Store
     stored = store.get_match(match.public_id)
     assert stored is not None
 
-    token = store.rotate_token(stored)
+    token = store.rotate_token_once(stored, match.edit_token, operation_id=None, secret="test")
 
     kept = db.session.scalar(db.select(Match.edit_token_hash))
     assert kept == hashlib.sha256(token.encode()).hexdigest()
@@ -97,6 +97,20 @@ def test_after_rotation_old_links_change_nothing_and_new_ones_work(
     assert client.get(f"/m/{match.public_id}/edit/{match.edit_token}").status_code == 403
     assert client.post(rounds, json=ROUND_ONE, headers=bearer(token)).status_code == 201
     assert client.get(f"/m/{match.public_id}/edit/{token}").status_code == 200
+
+
+def test_a_rotation_retried_through_the_api_under_its_idempotency_key_answers_the_same_token(
+    client: FlaskClient, match: StoredMatch
+) -> None:
+    url = f"/api/v1/matches/{match.public_id}/token"
+    headers = {**bearer(match.edit_token), "Idempotency-Key": str(uuid.uuid4())}
+
+    first, retried = client.post(url, headers=headers), client.post(url, headers=headers)
+
+    assert first.status_code == retried.status_code == 200
+    assert first.json == retried.json
+    fresh = {**bearer(match.edit_token), "Idempotency-Key": str(uuid.uuid4())}
+    assert client.post(url, headers=fresh).status_code == 403  # the old token, a new request
 
 
 def test_a_token_rotated_twice_keeps_only_the_last(client: FlaskClient, match: StoredMatch) -> None:

@@ -183,14 +183,6 @@ def token_opens(match: Match, token: str | None) -> bool:
     return token is not None and hmac.compare_digest(token_digest(token), match.edit_token_hash)
 
 
-def rotate_token(match: Match) -> str:
-    """Give the match a new edit token and return it, this once; the old one stops opening it."""
-    token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
-    with write_transaction():
-        match.edit_token_hash = token_digest(token)
-    return token
-
-
 def token_digest(token: str) -> str:
     """Return the digest an edit token is stored as: the token itself is never stored."""
     return hashlib.sha256(token.encode()).hexdigest()
