@@ -48,6 +48,7 @@ BUNDLED_SQLITE_MODULE = "pysqlite3.dbapi2"
 POSTGRESQL_DRIVER = "postgresql+psycopg"
 WRITE_OPTION = "scorekeeper_write"  # execution option: this transaction begins IMMEDIATE
 IN_WRITE_TRANSACTION = "scorekeeper_in_write_transaction"  # Session.info key
+SINGLE_READ_OPTION = "scorekeeper_single_read"  # execution option: one SELECT, no BEGIN
 EXTENSION_KEY = "scorekeeper.database"
 
 
@@ -170,8 +171,18 @@ def _configure_sqlite_connection(dbapi_connection: Any, _record: object) -> None
 
 
 def _begin_sqlite_transaction(connection: Connection) -> None:
-    immediate = connection.get_execution_options().get(WRITE_OPTION, False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    options = connection.get_execution_options()
+    if options.get(SINGLE_READ_OPTION, False):
+        return  # SQLite reads a statement on its own consistently, in a transaction of its own
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITE_OPTION, False) else "BEGIN")
+
+
+@contextmanager
+def single_read() -> Iterator[Connection]:
+    """Yield a connection of its own for one SELECT, outside the request's session: the
+    cheapest read there is, which skips the BEGIN that a transaction would cost."""
+    with db.engine.connect() as connection:
+        yield connection.execution_options(**{SINGLE_READ_OPTION: True})
 
 
 @contextmanager

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 
+from gunicorn.arbiter import Arbiter
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
+from gunicorn.workers.base import Worker
 
 from scorekeeper.logging_setup import REDACT_TOKENS
+from scorekeeper.models import db
 
 
 class RedactingLogger(Logger):
@@ -31,8 +34,13 @@ worker_class = "sync"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 timeout = 30  # longer than SQLite's busy timeout, so a waiting writer is not killed
 graceful_timeout = 20
-max_requests = 2000  # recycle workers now and then, jittered so they do not all restart at once
-max_requests_jitter = 200
+# Load the app (and WeasyPrint, which takes a second to import) once, in the master: a worker
+# then starts at once, as a fork, when it is recycled.
+preload_app = True
+# Recycle workers now and then, jittered so that they do not all restart at once; not often,
+# since a new worker begins with none of the view pages the old one kept.
+max_requests = 20_000
+max_requests_jitter = 2_000
 accesslog = "-"  # stdout
 errorlog = "-"  # stderr
 loglevel = os.environ.get("LOG_LEVEL", "info")
@@ -40,3 +48,12 @@ access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
 logger_class = RedactingLogger
 # No runtime control socket: its path is per user, so several servers on one host would share it.
 control_socket_disable = True
+
+
+def post_fork(server: Arbiter, worker: Worker) -> None:
+    """Give each worker database connections of its own: none may cross the fork."""
+    app = server.app.wsgi()
+    if "sqlalchemy" not in app.extensions:
+        return  # another app served with this configuration: the bench's floors
+    with app.app_context():
+        db.engine.dispose(close=False)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import sqlalchemy as sa
 from sqlalchemy.orm import joinedload, selectinload
 
-from scorekeeper.database import write_transaction
+from scorekeeper.database import single_read, write_transaction
 from scorekeeper.models import Match, Player, Round, Side, db
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import N_, Problem, ProblemsError
@@ -165,8 +165,7 @@ def lock_match(match: Match) -> None:
     db.session.scalars(locked).unique().one()
 
 
-# A Core statement on a connection of its own: the cheapest read there is, for the pages and
-# answers that only need to know whether a match changed.
+# For the pages and answers that only need to know whether a match changed.
 _VERSION_BY_PUBLIC_ID = sa.select(Match.__table__.c.version).where(
     Match.__table__.c.public_id == sa.bindparam("public_id")
 )
@@ -174,7 +173,7 @@ _VERSION_BY_PUBLIC_ID = sa.select(Match.__table__.c.version).where(
 
 def match_version(public_id: str) -> int | None:
     """Return the version of the match with this id, reading nothing else; None if there is none."""
-    with db.engine.connect() as connection:
+    with single_read() as connection:
         return connection.scalar(_VERSION_BY_PUBLIC_ID, {"public_id": public_id})
 
 
