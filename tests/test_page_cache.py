@@ -145,3 +145,15 @@ def test_a_view_page_is_kept_apart_for_each_language_paper_and_address(
 
 def test_an_unknown_match_is_not_found(client: FlaskClient) -> None:
     assert client.get("/m/no-such-match").status_code == 404
+
+
+def test_a_message_waiting_for_the_reader_is_shown_once_on_a_kept_view_page(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match()
+    view_page(client, match)  # rendered and kept
+    with client.session_transaction() as session:
+        session["_flashes"] = [("message", "Saved on the other phone.")]
+
+    assert "Saved on the other phone." in view_page(client, match)
+    assert "Saved on the other phone." not in view_page(client, match)
