@@ -48,10 +48,13 @@ BIN = Path(sys.executable).parent
 CLIENTS, THREADS, WORKERS = 16, 2, 2
 ROUNDS = 4  # the standard preset's, which seed.py stores
 FLOOR_ROWS = 1_000
-PAGES_SAMPLED = 1_000  # standings pages a run cycles through, spread over the stored matches
+# Different standings pages a run cycles through, spread over the stored matches: as many with
+# 100,000 matches stored as with 100, so that only the number stored differs between the two.
+PAGES_SAMPLED = 100
 STARTUP_DEADLINE = 60.0
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 SETTLED = 1.1  # a warm-up run this much faster than the best before it: still warming up
+WARM_UP_VISITS = 4  # times each listed request is sent, on average, before the rate may settle
 NewDatabase = Callable[[str], str]  # a name -> the URL of a fresh, empty database
 
 
@@ -68,7 +71,7 @@ class Sizes:
 FULL = Sizes(
     seconds=10,
     warm_up=2,
-    most_warm_ups=20,
+    most_warm_ups=30,
     small=100,
     large=100_000,
     most_writes_per_second=3_000,
@@ -167,12 +170,15 @@ def _failures(output: str) -> int:
 
 
 def warm_up(base_url: str, requests: Path, sizes: Sizes) -> None:
-    """Let the workers load and cache what they need before anything is measured: send the
-    requests until their rate stops rising (a page kept after its first rendering, say)."""
-    best = 0.0
+    """Let the workers load and cache what they need before anything is measured: send every
+    request a few times over, then on until their rate stops rising (a page is kept by each
+    worker after its first rendering there)."""
+    best, sent = 0.0, 0.0
+    enough = WARM_UP_VISITS * len(requests.read_text().splitlines())
     for _ in range(sizes.most_warm_ups):
         rate = wrk(base_url, requests, sizes.warm_up).per_second
-        if rate < best * SETTLED:
+        sent += rate * sizes.warm_up
+        if sent >= enough and rate < best * SETTLED:
             return
         best = max(best, rate)
 
