@@ -27,7 +27,7 @@ def view(public_id: str) -> str:
     if version is None:
         abort(404)
     # Everything the page shows besides the match: its address, language and paper.
-    reader = (request.root_url, str(get_locale()), default_paper())
+    reader = (request.scheme, request.host, request.script_root, str(get_locale()), default_paper())
     return page_cache().page((public_id, *reader), version, partial(_view_to_keep, public_id))
 
 
