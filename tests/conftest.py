@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +140,35 @@ def stored(in_app: None, create_match: CreateMatch) -> Stored:
         return match
 
     return load
+
+
+AtOnce = Callable[[str, Callable[[Match], Any]], list[Any]]
+
+
+@pytest.fixture
+def at_once(app: Flask) -> AtOnce:
+    """Return a runner of one change to a stored match from two threads that start together, as
+    a double tap sends it; the runner returns both answers."""
+
+    def run(public_id: str, change: Callable[[Match], Any]) -> list[Any]:
+        start = threading.Barrier(2)
+        answers: list[Any] = []
+
+        def tap() -> None:
+            with app.app_context():
+                match = store.get_match(public_id)
+                assert match is not None
+                start.wait()
+                answers.append(change(match))
+
+        taps = [threading.Thread(target=tap) for _ in range(2)]
+        for thread in taps:
+            thread.start()
+        for thread in taps:
+            thread.join()
+        return answers
+
+    return run
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
@@ -21,7 +20,7 @@ from scorekeeper.problems import ProblemsError
 from scorekeeper.store import operations
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch, Stored, StoredMatch
+    from conftest import AtOnce, CreateMatch, Stored, StoredMatch
 
 # RULES.md section 3, worked example: 2565 and 825 points.
 WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
@@ -154,24 +153,13 @@ def test_a_change_without_an_operation_id_keeps_no_operation(stored: Stored) -> 
 
 
 def test_two_requests_with_one_operation_id_at_once_apply_it_once(
-    app: Flask, create_match: CreateMatch
+    app: Flask, create_match: CreateMatch, at_once: AtOnce
 ) -> None:
     public_id, operation_id = create_match().public_id, new_id()
-    start = threading.Barrier(2)
-    answers: list[store.ScoredRound] = []
 
-    def tap() -> None:
-        with app.app_context():
-            match = store.get_match(public_id)
-            assert match is not None
-            start.wait()
-            answers.append(store.add_round(match, ROUND_ONE, operation_id=operation_id))
-
-    taps = [threading.Thread(target=tap) for _ in range(2)]
-    for thread in taps:
-        thread.start()
-    for thread in taps:
-        thread.join()
+    answers = at_once(
+        public_id, lambda match: store.add_round(match, ROUND_ONE, operation_id=operation_id)
+    )
 
     assert len(answers) == 2 and answers[0] == answers[1]
     with app.app_context():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import threading
 import uuid
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -21,7 +20,7 @@ from scorekeeper.models import Match, Operation, db, utc_now
 from scorekeeper.store import edit_tokens
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch, StoredMatch
+    from conftest import AtOnce, CreateMatch, StoredMatch
 
 ROUND_ONE = {"round": 1, "sides": [{"melded_points": 60}, {"melded_points": 50}]}
 
@@ -281,24 +280,13 @@ def test_without_an_operation_id_a_rotation_keeps_no_operation_and_cannot_repeat
 
 
 def test_two_identical_requests_at_once_rotate_the_token_once(
-    app: Flask, match: StoredMatch
+    app: Flask, match: StoredMatch, at_once: AtOnce
 ) -> None:
     operation = operation_id()
-    start = threading.Barrier(2)
-    answers: list[str] = []
 
-    def tap() -> None:
-        with app.app_context():
-            loaded = store.get_match(match.public_id)
-            assert loaded is not None
-            start.wait()
-            answers.append(rotate_once(loaded, match.edit_token, operation))
-
-    taps = [threading.Thread(target=tap) for _ in range(2)]
-    for thread in taps:
-        thread.start()
-    for thread in taps:
-        thread.join()
+    answers = at_once(
+        match.public_id, lambda loaded: rotate_once(loaded, match.edit_token, operation)
+    )
 
     assert len(answers) == 2 and answers[0] == answers[1]
     with app.app_context():
