@@ -131,7 +131,7 @@ def _edit_url(public_id: str, token: str) -> str:
 def rotate_token(public_id: str) -> Response:
     """Replace the edit token; a retry under the same Idempotency-Key, which still brings the
     replaced token, gets the same new one."""
-    match = _bare_match(public_id)
+    match = _match(public_id, whole=False)
     try:
         token = store.rotate_token_once(
             match, _bearer_token(), operation_id=_operation_id(), secret=current_app.secret_key
@@ -296,8 +296,9 @@ def _download(text: str, match: Match, extension: str, mimetype: str) -> Respons
 # -- Finding and opening matches -----------------------------------------------------------------
 
 
-def _match(public_id: str) -> Match:
-    match = store.get_match(public_id)
+def _match(public_id: str, *, whole: bool = True) -> Match:
+    """Return the match, loaded whole or (for a change, which reads it whole itself) bare."""
+    match = (store.get_match if whole else store.find_match)(public_id)
     if match is None:
         _no_such_match()
     return match
@@ -310,16 +311,9 @@ def _no_such_match() -> NoReturn:
 def _editable(public_id: str) -> Match:
     """Return the match when the request's bearer token is its edit token; the change that
     follows reads it whole."""
-    match = _bare_match(public_id)
+    match = _match(public_id, whole=False)
     if not store.token_opens(match, _bearer_token()):
         _wrong_token()
-    return match
-
-
-def _bare_match(public_id: str) -> Match:
-    match = store.find_match(public_id)
-    if match is None:
-        _no_such_match()
     return match
 
 
