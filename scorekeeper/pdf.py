@@ -19,6 +19,7 @@ import signal
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from urllib.parse import unquote, urlsplit
@@ -122,24 +123,43 @@ class RenderCache:
             self._pdfs.clear()
 
 
+@dataclass(frozen=True)
+class PrintStyle:
+    """One font configuration and the parsed print stylesheet, with the lock that guards them:
+    WeasyPrint's font configuration wraps a Pango font map, which is not thread-safe."""
+
+    fonts: FontConfiguration
+    stylesheet: weasyprint.CSS
+    lock: threading.Lock
+
+
+@functools.cache
+def print_style(static_folder: Path, static_url_path: str) -> PrintStyle:
+    """Return the print style of the static files in `static_folder`, made once per process:
+    it takes a tenth of a second, and every app of a process reads the same files."""
+    fetcher = StaticOnlyFetcher(static_folder, static_url_path)
+    fonts = FontConfiguration()
+    stylesheet = weasyprint.CSS(
+        url=fetcher.url_for(STYLESHEET), url_fetcher=fetcher, font_config=fonts
+    )
+    return PrintStyle(fonts, stylesheet, threading.Lock())
+
+
 class PdfRenderer:
     """Render HTML to PDF with one font configuration and one parsed stylesheet for every PDF."""
 
-    def __init__(self, fetcher: StaticOnlyFetcher, cache_size: int) -> None:
+    def __init__(self, fetcher: StaticOnlyFetcher, style: PrintStyle, cache_size: int) -> None:
         self.fetcher = fetcher
+        self.style = style
         self.cache = RenderCache(cache_size)
-        self._fonts = FontConfiguration()
-        self._stylesheet = weasyprint.CSS(
-            url=fetcher.url_for(STYLESHEET), url_fetcher=fetcher, font_config=self._fonts
-        )
-        # WeasyPrint's font configuration wraps a Pango font map, which is not thread-safe.
-        self._lock = threading.Lock()
 
     def render(self, html: str) -> bytes:
         """Return the PDF of an HTML document, styled by the print stylesheet."""
         document = weasyprint.HTML(string=html, base_url=ORIGIN, url_fetcher=self.fetcher)
-        with self._lock:
-            return document.write_pdf(stylesheets=[self._stylesheet], font_config=self._fonts)
+        with self.style.lock:
+            return document.write_pdf(
+                stylesheets=[self.style.stylesheet], font_config=self.style.fonts
+            )
 
 
 def within_time_limit(render: Callable[[], bytes], seconds: float) -> bytes:
@@ -192,9 +212,11 @@ def font_subsetter() -> str:
 def init_app(app: Flask) -> None:
     """Give the app its PDF renderer and say which font subsetter PDFs will use."""
     assert app.static_folder is not None and app.static_url_path is not None
-    fetcher = StaticOnlyFetcher(Path(app.static_folder), app.static_url_path)
+    static_folder = Path(app.static_folder).resolve()
+    fetcher = StaticOnlyFetcher(static_folder, app.static_url_path)
+    style = print_style(static_folder, app.static_url_path)
     cache_size = app.config.get("PDF_CACHE_SIZE", DEFAULT_CACHE_SIZE)
-    app.extensions["pdf"] = PdfRenderer(fetcher, cache_size)
+    app.extensions["pdf"] = PdfRenderer(fetcher, style, cache_size)
     limit = app.config.setdefault("PDF_TIME_LIMIT", DEFAULT_TIME_LIMIT)
     logger.info(
         "A PDF that takes over %s s to render is stopped where requests run on the main thread "
