@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
-from flask import Flask
 
 from scorekeeper import rules as rules_module
 from scorekeeper import store
@@ -18,7 +16,7 @@ from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS, build_rules
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch, Stored
+    from conftest import AtOnce, CreateMatch, Stored
 
 # RULES.md section 3, worked example: 2565 and 825 points.
 WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
@@ -352,27 +350,15 @@ def test_a_stale_delete_keeps_the_round(stored: Stored) -> None:
 
 
 def test_two_phones_entering_the_same_round_at_once_store_it_once(
-    app: Flask, create_match: CreateMatch
+    create_match: CreateMatch, at_once: AtOnce
 ) -> None:
-    public_id = create_match().public_id
-    start = threading.Barrier(2)
-    outcomes: list[str] = []
+    def enter(match: Match) -> str:
+        try:
+            store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+        except ProblemsError as error:
+            return error.problems[0].field or ""
+        return "stored"
 
-    def enter() -> None:
-        with app.app_context():
-            match = store.get_match(public_id)
-            assert match is not None
-            start.wait()
-            try:
-                store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
-                outcomes.append("stored")
-            except ProblemsError as error:
-                outcomes.append(error.problems[0].field)
-
-    phones = [threading.Thread(target=enter) for _ in range(2)]
-    for phone in phones:
-        phone.start()
-    for phone in phones:
-        phone.join()
+    outcomes = at_once(create_match().public_id, enter)
 
     assert sorted(outcomes) == ["round", "stored"]
