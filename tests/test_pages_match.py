@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import html
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from page_parts import errors_next_to, recent_entry
 from werkzeug.test import TestResponse
 
 from scorekeeper import store
@@ -109,18 +108,6 @@ def scores(app: Flask, pages: MatchPages) -> list[tuple[int, ...]]:
         assert match is not None
         view = store.match_view(match)
         return [tuple(side.score for side in scored.score.sides) for scored in view.rounds]
-
-
-def recent_entry(page: str) -> dict[str, str]:
-    found = re.search(r"data-recent='([^']*)'", page)
-    assert found is not None
-    return json.loads(html.unescape(found[1]))
-
-
-def errors_next_to(page: str, field_id: str) -> str:
-    errors = re.search(rf'<ul class="field-errors" id="{field_id}-errors">(.*?)</ul>', page, re.S)
-    assert errors is not None, f"no errors next to {field_id}"
-    return errors[1]
 
 
 # -- Entering a round ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from flask import Flask, render_template_string
 from flask.testing import FlaskClient
+from page_parts import errors_next_to, recent_entry
 
 from scorekeeper import store
 from scorekeeper.entries import RoundEntry, SideEntry
@@ -38,18 +39,6 @@ def page_of(client: FlaskClient, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200
     return response.get_data(as_text=True)
-
-
-def recent_entry(page: str) -> dict[str, str]:
-    found = re.search(r"data-recent='([^']*)'", page)
-    assert found is not None
-    return json.loads(html.unescape(found[1]))
-
-
-def errors_next_to(page: str, field_id: str) -> str:
-    errors = re.search(rf'<ul class="field-errors" id="{field_id}-errors">(.*?)</ul>', page, re.S)
-    assert errors is not None, f"no errors next to {field_id}"
-    return html.unescape(errors[1])
 
 
 def match_count(app: Flask) -> int:
