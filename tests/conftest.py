@@ -19,6 +19,7 @@ from sqlalchemy import Engine, NullPool, create_engine, event, make_url
 
 from scorekeeper import create_app, store
 from scorekeeper.database import normalise_database_url
+from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.models import Match, db
 from scorekeeper.rules import build_rules
 
@@ -117,6 +118,18 @@ def create_match(app: Flask) -> CreateMatch:
             return StoredMatch(created.match.public_id, created.edit_token)
 
     return create
+
+
+@pytest.fixture
+def match_with_round_1(app: Flask, create_match: CreateMatch) -> StoredMatch:
+    """Return a stored match (two pairs, standard rules) with its first round entered."""
+    match = create_match()
+    with app.app_context():
+        stored = store.get_match(match.public_id)
+        assert stored is not None
+        sides = (SideEntry("", clean_books=1, melded=310), SideEntry("", leftover=20))
+        store.add_round(stored, RoundEntry(1, sides, 0))
+    return match
 
 
 Stored = Callable[..., Match]

@@ -19,13 +19,12 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 from soak import scaled
 
-from scorekeeper import store
 from scorekeeper.converters import PublicIdConverter
-from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.openapi import openapi_document
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
+    from conftest import StoredMatch
 
 CHECKS = {
     # The document describes well-formed requests; the rules of the game refuse many of those
@@ -66,18 +65,6 @@ def running_app(app: Flask) -> Iterator[Flask]:
     RUNNING_APP.app = None
 
 
-@pytest.fixture
-def stored_match(app: Flask, create_match: Any) -> dict[str, str]:
-    """Return the path parameter and headers that open a stored match with one round in it."""
-    match = create_match()
-    with app.app_context():
-        stored = store.get_match(match.public_id)
-        assert stored is not None
-        sides = (SideEntry("", clean_books=1, melded=310), SideEntry("", leftover=20))
-        store.add_round(stored, RoundEntry(1, sides, 0))
-    return {"public_id": match.public_id, "token": match.edit_token}
-
-
 @schema.parametrize()
 @settings(
     max_examples=scaled(15, 300),
@@ -86,13 +73,14 @@ def stored_match(app: Flask, create_match: Any) -> dict[str, str]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_every_operation_answers_as_documented_and_never_fails(
-    case: schemathesis.Case, running_app: Flask, stored_match: dict[str, str]
+    case: schemathesis.Case, running_app: Flask, match_with_round_1: StoredMatch
 ) -> None:
     # A well-formed id becomes the stored match's, so that requests reach it; a malformed one
     # stays, to be refused.
+    match = match_with_round_1
     generated_id = (case.path_parameters or {}).get("public_id")
     if isinstance(generated_id, str) and re.fullmatch(PublicIdConverter.regex, generated_id):
-        case.path_parameters["public_id"] = stored_match["public_id"]
+        case.path_parameters["public_id"] = match.public_id
         if case.headers and "Authorization" in case.headers:
-            case.headers["Authorization"] = f"Bearer {stored_match['token']}"
+            case.headers["Authorization"] = f"Bearer {match.edit_token}"
     case.call_and_validate()

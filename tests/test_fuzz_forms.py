@@ -23,12 +23,10 @@ from hypothesis import strategies as st
 from soak import scaled
 from sqlalchemy import func
 
-from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.models import Match, Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch, StoredMatch
+    from conftest import StoredMatch
 
 HOSTILE = st.one_of(
     st.sampled_from(["", " ", "-1", "-0", "+5", "1e3", "1.5", "1,000", "NaN", "inf", "0x1F"]),
@@ -132,25 +130,14 @@ def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def match(app: Flask, create_match: CreateMatch) -> StoredMatch:
-    """Return a stored match with its first round entered."""
-    match = create_match()
-    with app.app_context():
-        stored = store.get_match(match.public_id)
-        assert stored is not None
-        sides = (SideEntry("", clean_books=1, melded=310), SideEntry("", leftover=20))
-        store.add_round(stored, RoundEntry(1, sides, 0))
-    return match
+def export(client: FlaskClient, match_with_round_1: StoredMatch) -> dict[str, Any]:
+    return client.get(f"/api/v1/matches/{match_with_round_1.public_id}/export").json
 
 
 @pytest.fixture
-def export(client: FlaskClient, match: StoredMatch) -> dict[str, Any]:
-    return client.get(f"/api/v1/matches/{match.public_id}/export").json
-
-
-@pytest.fixture
-def pages(match: StoredMatch) -> dict[str, str]:
+def pages(match_with_round_1: StoredMatch) -> dict[str, str]:
     """Return every page that holds a form."""
+    match = match_with_round_1
     edit = f"/m/{match.public_id}/edit/{match.edit_token}"
     return {
         "set-up": "/matches/new",
