@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
+from flask import Flask
 
 from scorekeeper import rules as rules_module
 from scorekeeper import store
@@ -14,6 +17,7 @@ from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.models import Entry, Match, Round, db
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS, build_rules
+from scorekeeper.store import match_state, rounds
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, Stored
@@ -362,3 +366,66 @@ def test_two_phones_entering_the_same_round_at_once_store_it_once(
     outcomes = at_once(create_match().public_id, enter)
 
     assert sorted(outcomes) == ["round", "stored"]
+
+
+def another_phone_meanwhile(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, change: Callable[[Match], object]
+) -> list[int]:
+    """Make another phone commit `change` just after this one first reads the match, before it
+    writes; return the versions of the match this phone reads."""
+    versions: list[int] = []
+    this_phone = threading.get_ident()
+
+    def read_then_interrupted(match_id: int) -> match_state.MatchState:
+        state = match_state.read_state(match_id)
+        if threading.get_ident() != this_phone:
+            return state
+        versions.append(state.version)
+        if len(versions) == 1:
+            other = threading.Thread(target=_change_in_own_app_context, args=(app, change))
+            other.start()
+            other.join()
+        return state
+
+    monkeypatch.setattr(rounds, "read_state", read_then_interrupted)
+    return versions
+
+
+def _change_in_own_app_context(app: Flask, change: Callable[[Match], object]) -> None:
+    with app.app_context():
+        match = db.session.scalars(db.select(Match)).one()
+        change(match)
+
+
+def test_a_round_decided_before_another_phone_wrote_is_decided_again_on_its_change(
+    app: Flask, stored: Stored, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = stored()
+    versions = another_phone_meanwhile(
+        app, monkeypatch, lambda other: store.add_round(other, round_of(1, WENT_OUT, STAYED_IN))
+    )
+
+    scored = store.add_round(match, round_of(2, STAYED_IN, WENT_OUT))
+
+    assert versions == [1, 2]  # read once before the other phone's round, once after it
+    assert [side.running_score for side in scored.entry.sides] == [2565, 825]
+    assert [s.number for s in store.match_view(match).rounds] == [1, 2]
+    assert match.version == 3
+
+
+def test_a_replacement_read_before_another_phone_replaced_the_round_is_stale(
+    app: Flask, stored: Stored, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+    swapped = round_of(1, STAYED_IN, WENT_OUT)
+    another_phone_meanwhile(
+        app, monkeypatch, lambda other: store.replace_round(other, 1, swapped, version=1)
+    )
+
+    with pytest.raises(store.StaleVersion) as stale:
+        store.replace_round(match, 1, round_of(1, WENT_OUT, STAYED_IN), version=1)
+
+    assert stale.value.current.version == 2
+    assert [s.score for s in stale.value.current.score.sides] == [825, 2565]
+    assert match.version == 3

@@ -148,21 +148,8 @@ def get_match(public_id: str) -> Match | None:
 
 def find_match(public_id: str) -> Match | None:
     """Return the match with this public id, nothing else loaded yet, or None: for a request that
-    checks the edit token before it writes, which then reads the match whole (`lock_match`)."""
+    checks the edit token before it changes a round, which reads the match itself."""
     return db.session.scalar(db.select(Match).filter_by(public_id=public_id))
-
-
-def lock_match(match: Match) -> None:
-    """Hold the match until the write transaction ends, and read it afresh and whole: another
-    writer may have changed it since this request first read it."""
-    locked = (
-        db.select(Match)
-        .where(Match.id == match.id)
-        .options(*WHOLE_MATCH)
-        .with_for_update(of=Match)
-        .execution_options(populate_existing=True)
-    )
-    db.session.scalars(locked).unique().one()
 
 
 # For the pages and answers that only need to know whether a match changed.
@@ -189,7 +176,12 @@ def token_digest(token: str) -> str:
 
 def rules_of(match: Match) -> RuleSet:
     """Return the match's rules as stored when it began; presets changing later do not touch it."""
-    return build_rules(DEFAULT_PRESET, match.settings)
+    return stored_rules(match.settings)
+
+
+def stored_rules(settings: Mapping[str, object]) -> RuleSet:
+    """Return the rules a match stored as its settings."""
+    return build_rules(DEFAULT_PRESET, settings)
 
 
 def side_names(match: Match) -> tuple[str, ...]:

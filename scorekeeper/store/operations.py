@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -27,6 +27,7 @@ from scorekeeper.store.matches import rules_of
 from scorekeeper.store.scores import ScoredRound
 
 MAX_OPERATION_ID_LENGTH = 64
+OPERATION = Operation.__table__
 # Double taps and retries come within minutes; a form left open for days is stale anyway.
 KEEP_OPERATIONS = timedelta(days=2)
 
@@ -49,6 +50,11 @@ class Change:
     kind: ChangeKind
     round_number: int | None
     operation_id: str | None
+    # Read now, while the match is loaded: a write transaction begins by expiring it.
+    match_id: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "match_id", self.match.id)
 
 
 class OperationIdRefused(ProblemsError):
@@ -62,33 +68,55 @@ def once(
 
     Runs inside the write transaction that holds the match; `apply` calls `record`.
     """
+    if (applied := repeated(change)) is not None:
+        return replay(applied)
+    return applied_first(change, apply, replay)
+
+
+def applied_first(
+    change: Change, apply: Callable[[], Result], replay: Callable[[Operation], Result]
+) -> Result:
+    """Apply the change, which `apply` records; when a twin request under the same operation id
+    committed first, undo this work and replay the twin's result instead.
+
+    Runs inside the write transaction that holds the match.
+    """
     if change.operation_id is None:
         return apply()
-    _check_id(change.operation_id)
-    _forget_old_operations()
-    if (applied := _applied(change)) is not None:
-        return replay(applied)
     try:
-        with db.session.begin_nested():  # when a twin request committed first, undo this work
+        with db.session.begin_nested():
             return apply()
-    except IntegrityError:
-        if (applied := _applied(change)) is None:
+    except IntegrityError:  # the operation id, stored since this request looked it up
+        if (applied := repeated(change)) is None:
             raise
         return replay(applied)
+
+
+def repeated(change: Change) -> Operation | None:
+    """Return the operation stored under the change's operation id, if it was applied before;
+    raise `OperationIdRefused` for a malformed id, or one used for another change."""
+    if change.operation_id is None:
+        return None
+    _check_id(change.operation_id)
+    return _applied(change)
 
 
 def record(change: Change, scored: ScoredRound | None) -> None:
     """Keep what the change stored (None for a deletion) under its operation id, if any."""
     if change.operation_id is None:
         return
-    db.session.add(
-        Operation(
+    connection = db.session.connection()
+    # One indexed range delete per write under an id, which mostly deletes nothing.
+    connection.execute(OPERATION.delete().where(OPERATION.c.created_at < _oldest_kept()))
+    connection.execute(
+        OPERATION.insert().values(
             id=change.operation_id,
-            match_id=change.match.id,
+            match_id=change.match_id,
             kind=change.kind,
             round_number=change.round_number,
             round_version=None if scored is None else scored.version,
             entry=None if scored is None else _entry_json(scored.entry),
+            created_at=utc_now(),
         )
     )
 
@@ -126,11 +154,14 @@ def _printable_ascii(text: str) -> bool:
 
 def _applied(change: Change) -> Operation | None:
     """Return the operation stored under the change's id, refusing one of another change."""
-    applied = db.session.get(Operation, change.operation_id)
+    stored = db.select(Operation).where(
+        Operation.id == change.operation_id, Operation.created_at >= _oldest_kept()
+    )
+    applied = db.session.scalar(stored)
     if applied is None:
         return None
     if (applied.match_id, applied.kind, applied.round_number) != (
-        change.match.id,
+        change.match_id,
         change.kind,
         change.round_number,
     ):
@@ -140,10 +171,5 @@ def _applied(change: Change) -> Operation | None:
     return applied
 
 
-def _forget_old_operations() -> None:
-    # One indexed range delete per write, which mostly deletes nothing.
-    cutoff = utc_now() - KEEP_OPERATIONS
-    db.session.execute(
-        db.delete(Operation).where(Operation.created_at < cutoff),
-        execution_options={"synchronize_session": False},
-    )
+def _oldest_kept() -> datetime:
+    return utc_now() - KEEP_OPERATIONS

@@ -1,31 +1,49 @@
 """Writing rounds: add, replace and delete them through the domain, each change once.
 
-A change holds its match for the whole write, so two phones take turns, and may carry an
-operation id, so that a double tap or a retry applies once. Round versions never repeat within a
-match: a replacement counts on from the round's version, and a round entered after a deletion
-starts above every version a deleted round reached.
+A change is decided on the match as read, and written only if the match has not changed since:
+the write holds the match and compares its version, and decides again, holding it, when another
+change came first. So two phones take turns, while most changes hold the match only for their
+few writes. A change may carry an operation id, so that a double tap or a retry applies once.
+Round versions never repeat within a match: a replacement counts on from the round's version,
+and a round entered after a deletion starts above every version a deleted round reached.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
+from typing import Any, Generic
+
+from sqlalchemy import Connection, bindparam
 
 from scorekeeper.database import write_transaction
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.exports import counts_json
-from scorekeeper.models import Entry, Match, Operation, Round, utc_now
+from scorekeeper.models import Entry, Match, Operation, Round, db, utc_now
 from scorekeeper.problems import N_, Problem, ProblemsError
-from scorekeeper.store.matches import lock_match, player_count, rules_of, side_names
-from scorekeeper.store.operations import Change, ChangeKind, Result, once, record, replayed_round
-from scorekeeper.store.scores import (
-    ImpossibleRound,
-    ScoredRound,
-    numbered,
-    scored_rounds,
-    stored_drafts,
+from scorekeeper.store.match_state import (
+    ENTRY,
+    MATCH,
+    ROUND,
+    MatchState,
+    StoredRound,
+    locked_version,
+    read_state,
 )
+from scorekeeper.store.matches import player_count, side_names
+from scorekeeper.store.operations import (
+    Change,
+    ChangeKind,
+    Result,
+    applied_first,
+    record,
+    repeated,
+    replayed_round,
+)
+from scorekeeper.store.scores import ImpossibleRound, ScoredRound, numbered, scored_rounds
+
+_ENTRY_OF_SIDE = (ENTRY.c.round_id == bindparam("round")) & (ENTRY.c.side_id == bindparam("side"))
 
 
 class StaleVersion(Exception):
@@ -40,13 +58,27 @@ class RoundNotFound(LookupError):
     """The match has no round of that number."""
 
 
+Writes = Callable[[Connection], None]
+
+
+@dataclass(frozen=True)
+class Plan(Generic[Result]):
+    """A change decided on the match as read at `version`: its result, the writes that make it,
+    and the match's round version floor after it. A repeat of an applied change writes nothing."""
+
+    result: Result
+    version: int = 0
+    writes: Writes | None = None
+    round_version_floor: int = 0
+
+
 def add_round(match: Match, entry: RoundEntry, *, operation_id: str | None = None) -> ScoredRound:
     """Store a new round; raise `ProblemsError` and store nothing when the domain refuses it.
 
     A repeated `operation_id` stores nothing and returns the round as the first call stored it.
     """
     change = Change(match, ChangeKind.ADD, entry.round_number, operation_id)
-    return _write_once(change, partial(_add, change, entry), partial(replayed_round, match))
+    return _write_once(change, partial(_add, entry), partial(replayed_round, match))
 
 
 def replace_round(
@@ -62,8 +94,8 @@ def replace_round(
     A repeated `operation_id` stores nothing and returns the round as the first call stored it.
     """
     change = Change(match, ChangeKind.REPLACE, number, operation_id)
-    apply = partial(_replace, change, entry, version)
-    return _write_once(change, apply, partial(replayed_round, match))
+    decide = partial(_replace, replace(entry, round_number=number), version)
+    return _write_once(change, decide, partial(replayed_round, match))
 
 
 def delete_round(
@@ -74,103 +106,161 @@ def delete_round(
     A repeated `operation_id` deletes nothing more, whatever happened to the round since.
     """
     change = Change(match, ChangeKind.DELETE, number, operation_id)
-    _write_once(change, partial(_delete, change, version), _deleted_before)
+    _write_once(change, partial(_delete, number, version), _deleted_before)
 
 
 def _write_once(
-    change: Change, apply: Callable[[], Result], replay: Callable[[Operation], Result]
+    change: Change,
+    decide: Callable[[MatchState], Plan[Result]],
+    replay: Callable[[Operation], Result],
 ) -> Result:
+    plan = _planned(change, decide, replay)  # without holding the match, which rarely changes
+    if plan.writes is None:
+        return plan.result
     with write_transaction():
-        lock_match(change.match)
-        return once(change, apply, replay)
+        if locked_version(change.match_id) != plan.version:
+            plan = _planned(change, decide, replay)  # another change came first: decide again
+        if plan.writes is None:
+            return plan.result
+        return applied_first(change, partial(_write, change, plan), replay)
 
 
-def _add(change: Change, entry: RoundEntry) -> ScoredRound:
-    match, number = change.match, change.round_number
-    if _round_row(match, number) is not None:
+def _write(change: Change, plan: Plan[Result]) -> Result:
+    assert plan.writes is not None, "a plan that writes"
+    connection = db.session.connection()
+    plan.writes(connection)
+    _touch(connection, change.match_id, plan)
+    record(change, plan.result if isinstance(plan.result, ScoredRound) else None)
+    return plan.result
+
+
+def _planned(
+    change: Change,
+    decide: Callable[[MatchState], Plan[Result]],
+    replay: Callable[[Operation], Result],
+) -> Plan[Result]:
+    if (applied := repeated(change)) is not None:
+        return Plan(replay(applied))
+    return decide(read_state(change.match_id))
+
+
+def _add(entry: RoundEntry, match: MatchState) -> Plan[ScoredRound]:
+    number = entry.round_number
+    if number in match.rounds:
         template = N_("Round %(round)s is already entered: edit it instead.")
         raise ProblemsError([Problem("round", template, {"round": number})])
-    draft = (match.round_version_floor + 1, entry_for_match(match, entry))
+    draft = (match.round_version_floor + 1, _fitted(match, entry))
     scored = numbered(_rescored(match, number, draft), number)
-    match.rounds.append(new_round_row(match, scored))
-    _touch(match)
-    record(change, scored)
-    return scored
+    return _plan(match, scored, partial(_insert_round, match, scored))
 
 
-def _replace(change: Change, entry: RoundEntry, version: int) -> ScoredRound:
-    match, number = change.match, change.round_number
-    row = _round_at(match, number, version)
-    draft = (row.version + 1, entry_for_match(match, replace(entry, round_number=number)))
+def _replace(entry: RoundEntry, version: int, match: MatchState) -> Plan[ScoredRound]:
+    number = entry.round_number
+    stored = _round_at(match, number, version)
+    draft = (stored.version + 1, _fitted(match, entry))
     scored = numbered(_rescored(match, number, draft), number)
-    by_side = {stored.side_id: stored for stored in row.entries}
-    for side, side_entry in zip(match.sides, scored.entry.sides, strict=True):
-        _fill(by_side[side.id], side_entry)
-    row.version = scored.version
-    row.updated_at = utc_now()
-    _touch(match)
-    record(change, scored)
-    return scored
+    return _plan(match, scored, partial(_update_round, match, stored.id, scored))
 
 
-def _delete(change: Change, version: int) -> None:
-    match, number = change.match, change.round_number
-    row = _round_at(match, number, version)
+def _delete(number: int, version: int, match: MatchState) -> Plan[None]:
+    stored = _round_at(match, number, version)
     _rescored(match, number, None)
-    match.round_version_floor = max(match.round_version_floor, row.version)
-    match.rounds.remove(row)
-    _touch(match)
-    record(change, None)
+    floor = max(match.round_version_floor, stored.version)
+    return _plan(match, None, partial(_delete_round, stored.id), round_version_floor=floor)
+
+
+def _plan(
+    match: MatchState, result: Result, writes: Writes, *, round_version_floor: int | None = None
+) -> Plan[Result]:
+    floor = match.round_version_floor if round_version_floor is None else round_version_floor
+    return Plan(result, match.version, writes, floor)
 
 
 def _deleted_before(_operation: Operation) -> None:
     """Answer a repeated deletion as the first one: with nothing."""
 
 
-def _touch(match: Match) -> None:
-    match.version += 1
-    match.updated_at = utc_now()
+def _insert_round(match: MatchState, scored: ScoredRound, connection: Connection) -> None:
+    now = utc_now()
+    row = {"match_id": match.id, "number": scored.number, "version": scored.version}
+    inserted = connection.execute(ROUND.insert().values(**row, created_at=now, updated_at=now))
+    round_id = inserted.inserted_primary_key[0]
+    entries = [
+        {"round_id": round_id, "side_id": side_id, **entry_columns(side)}
+        for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
+    ]
+    connection.execute(ENTRY.insert(), entries)
 
 
-def _round_row(match: Match, number: int) -> Round | None:
-    return next((row for row in match.rounds if row.number == number), None)
+def _update_round(
+    match: MatchState, round_id: int, scored: ScoredRound, connection: Connection
+) -> None:
+    entries = [
+        {"round": round_id, "side": side_id, **entry_columns(side)}
+        for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
+    ]
+    connection.execute(ENTRY.update().where(_ENTRY_OF_SIDE), entries)
+    values = {"version": scored.version, "updated_at": utc_now()}
+    connection.execute(ROUND.update().where(ROUND.c.id == round_id).values(**values))
 
 
-def _round_at(match: Match, number: int, version: int) -> Round:
-    row = _round_row(match, number)
-    if row is None:
+def _delete_round(round_id: int, connection: Connection) -> None:
+    # Its entries go with it: the schema deletes them on cascade.
+    connection.execute(ROUND.delete().where(ROUND.c.id == round_id))
+
+
+def _touch(connection: Connection, match_id: int, plan: Plan[Any]) -> None:
+    values = {
+        "version": plan.version + 1,
+        "round_version_floor": plan.round_version_floor,
+        "updated_at": utc_now(),
+    }
+    connection.execute(MATCH.update().where(MATCH.c.id == match_id).values(**values))
+
+
+def _round_at(match: MatchState, number: int, version: int) -> StoredRound:
+    stored = match.rounds.get(number)
+    if stored is None:
         raise RoundNotFound(number)
-    if row.version != version:
-        raise StaleVersion(numbered(scored_rounds(rules_of(match), stored_drafts(match)), number))
-    return row
+    if stored.version != version:
+        raise StaleVersion(numbered(scored_rounds(match.rules, match.drafts()), number))
+    return stored
 
 
 def entry_for_match(match: Match, entry: RoundEntry) -> RoundEntry:
     """Return the entry with the match's side names and player count, one side each."""
-    if len(entry.sides) != len(match.sides):
+    return fitted_entry(entry, side_names(match), player_count(match))
+
+
+def _fitted(match: MatchState, entry: RoundEntry) -> RoundEntry:
+    return fitted_entry(entry, match.side_names, match.players)
+
+
+def fitted_entry(entry: RoundEntry, names: tuple[str, ...], players: int) -> RoundEntry:
+    """Return the entry with these side names and player count; refuse one with another number
+    of sides."""
+    if len(entry.sides) != len(names):
         template = N_("Enter one side per side of this match: %(count)s, in its order.")
-        problem = Problem("sides", template, {"count": len(match.sides)})
+        problem = Problem("sides", template, {"count": len(names)})
         raise ImpossibleRound(entry.round_number, [problem])
-    sides = tuple(
-        replace(side, name=name) for side, name in zip(entry.sides, side_names(match), strict=True)
-    )
-    return replace(entry, sides=sides, players=player_count(match))
+    sides = tuple(replace(side, name=name) for side, name in zip(entry.sides, names, strict=True))
+    return replace(entry, sides=sides, players=players)
 
 
 def _rescored(
-    match: Match, number: int, change: tuple[int, RoundEntry] | None
+    match: MatchState, number: int, change: tuple[int, RoundEntry] | None
 ) -> tuple[ScoredRound, ...]:
     """Score the match as it would be after the change (None deletes), refusing a broken round.
 
     In `by_score` matches a round's minimum follows the rounds before it, so a change can make a
     later round impossible; the table then corrects that round first.
     """
-    drafts = stored_drafts(match)
+    drafts = match.drafts()
     drafts.pop(number, None)
     if change is not None:
         drafts[number] = change
     try:
-        return scored_rounds(rules_of(match), drafts)
+        return scored_rounds(match.rules, drafts)
     except ImpossibleRound as error:
         if error.round_number == number:
             raise
@@ -192,15 +282,27 @@ def new_round_row(match: Match, scored: ScoredRound) -> Round:
 
 
 def _fill(stored: Entry, side: SideEntry) -> None:
-    stored.clean_books = side.clean_books
-    stored.dirty_books = side.dirty_books
-    stored.wild_books = side.wild_books
-    stored.melded_points, stored.melded_counts = _points_or_counts(side.melded, MELDED_COUNT_KEYS)
-    stored.red_threes = side.red_threes
-    stored.red_threes_held = side.red_threes_held
-    stored.went_out = side.went_out
-    stored.leftover_points, stored.leftover_counts = _points_or_counts(side.leftover, COUNT_KEYS)
-    stored.deal_bonus = side.deal_bonus
+    for column, value in entry_columns(side).items():
+        setattr(stored, column, value)
+
+
+def entry_columns(side: SideEntry) -> dict[str, Any]:
+    """Return a side's entry as the columns of its stored `Entry`."""
+    melded_points, melded_counts = _points_or_counts(side.melded, MELDED_COUNT_KEYS)
+    leftover_points, leftover_counts = _points_or_counts(side.leftover, COUNT_KEYS)
+    return {
+        "clean_books": side.clean_books,
+        "dirty_books": side.dirty_books,
+        "wild_books": side.wild_books,
+        "melded_points": melded_points,
+        "melded_counts": melded_counts,
+        "red_threes": side.red_threes,
+        "red_threes_held": side.red_threes_held,
+        "went_out": side.went_out,
+        "leftover_points": leftover_points,
+        "leftover_counts": leftover_counts,
+        "deal_bonus": side.deal_bonus,
+    }
 
 
 def _points_or_counts(

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.models import Entry, Match, Round
+from scorekeeper.models import Match, Round
 from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import RuleSet
 from scorekeeper.scoring import RoundScore, Standings, score_round, standings
@@ -118,11 +119,28 @@ def stored_drafts(match: Match) -> Drafts:
 
 def _stored_entry(match: Match, row: Round) -> RoundEntry:
     by_side = {entry.side_id: entry for entry in row.entries}
-    sides = tuple(_side_entry(by_side[side.id], side.name) for side in match.sides)
+    sides = tuple(side_entry(by_side[side.id], side.name) for side in match.sides)
     return RoundEntry(round_number=row.number, sides=sides, players=player_count(match))
 
 
-def _side_entry(entry: Entry, name: str) -> SideEntry:
+class StoredEntry(Protocol):
+    """A side's stored entry: an `Entry`, or a row of the entry table."""
+
+    clean_books: int
+    dirty_books: int
+    wild_books: int
+    melded_points: int | None
+    melded_counts: Mapping[str, int] | None
+    red_threes: int
+    red_threes_held: int
+    went_out: bool
+    leftover_points: int | None
+    leftover_counts: Mapping[str, int] | None
+    deal_bonus: bool
+
+
+def side_entry(entry: StoredEntry, name: str) -> SideEntry:
+    """Return a stored entry of the side called `name` as the domain reads it."""
     return SideEntry(
         name=name,
         clean_books=entry.clean_books,
