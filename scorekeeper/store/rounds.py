@@ -43,7 +43,15 @@ from scorekeeper.store.operations import (
 )
 from scorekeeper.store.scores import ImpossibleRound, ScoredRound, numbered, scored_rounds
 
-_ENTRY_OF_SIDE = (ENTRY.c.round_id == bindparam("round")) & (ENTRY.c.side_id == bindparam("side"))
+# Statements built once: their parameters name the rows, and the columns to set.
+_INSERT_ROUND = ROUND.insert()
+_INSERT_ENTRY = ENTRY.insert()
+_UPDATE_ROUND = ROUND.update().where(ROUND.c.id == bindparam("round"))
+_UPDATE_ENTRY = ENTRY.update().where(
+    (ENTRY.c.round_id == bindparam("round")) & (ENTRY.c.side_id == bindparam("side"))
+)
+_DELETE_ROUND = ROUND.delete().where(ROUND.c.id == bindparam("round"))
+_UPDATE_MATCH = MATCH.update().where(MATCH.c.id == bindparam("match"))
 
 
 class StaleVersion(Exception):
@@ -183,13 +191,13 @@ def _deleted_before(_operation: Operation) -> None:
 def _insert_round(match: MatchState, scored: ScoredRound, connection: Connection) -> None:
     now = utc_now()
     row = {"match_id": match.id, "number": scored.number, "version": scored.version}
-    inserted = connection.execute(ROUND.insert().values(**row, created_at=now, updated_at=now))
+    inserted = connection.execute(_INSERT_ROUND, {**row, "created_at": now, "updated_at": now})
     round_id = inserted.inserted_primary_key[0]
     entries = [
         {"round_id": round_id, "side_id": side_id, **entry_columns(side)}
         for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
     ]
-    connection.execute(ENTRY.insert(), entries)
+    connection.execute(_INSERT_ENTRY, entries)
 
 
 def _update_round(
@@ -199,23 +207,24 @@ def _update_round(
         {"round": round_id, "side": side_id, **entry_columns(side)}
         for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
     ]
-    connection.execute(ENTRY.update().where(_ENTRY_OF_SIDE), entries)
-    values = {"version": scored.version, "updated_at": utc_now()}
-    connection.execute(ROUND.update().where(ROUND.c.id == round_id).values(**values))
+    connection.execute(_UPDATE_ENTRY, entries)
+    row = {"round": round_id, "version": scored.version, "updated_at": utc_now()}
+    connection.execute(_UPDATE_ROUND, row)
 
 
 def _delete_round(round_id: int, connection: Connection) -> None:
     # Its entries go with it: the schema deletes them on cascade.
-    connection.execute(ROUND.delete().where(ROUND.c.id == round_id))
+    connection.execute(_DELETE_ROUND, {"round": round_id})
 
 
 def _touch(connection: Connection, match_id: int, plan: Plan[Any]) -> None:
     values = {
+        "match": match_id,
         "version": plan.version + 1,
         "round_version_floor": plan.round_version_floor,
         "updated_at": utc_now(),
     }
-    connection.execute(MATCH.update().where(MATCH.c.id == match_id).values(**values))
+    connection.execute(_UPDATE_MATCH, values)
 
 
 def _round_at(match: MatchState, number: int, version: int) -> StoredRound:
