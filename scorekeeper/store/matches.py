@@ -140,16 +140,20 @@ WHOLE_MATCH = (
 )
 
 
+_BY_PUBLIC_ID = sa.select(Match).where(Match.public_id == sa.bindparam("public_id"))
+_WHOLE_BY_PUBLIC_ID = _BY_PUBLIC_ID.options(*WHOLE_MATCH)
+
+
 def get_match(public_id: str) -> Match | None:
     """Return the match with this public id, its sides and rounds loaded, or None."""
-    found = db.select(Match).filter_by(public_id=public_id).options(*WHOLE_MATCH)
-    return db.session.scalars(found).unique().one_or_none()
+    found = db.session.scalars(_WHOLE_BY_PUBLIC_ID, {"public_id": public_id})
+    return found.unique().one_or_none()
 
 
 def find_match(public_id: str) -> Match | None:
     """Return the match with this public id, nothing else loaded yet, or None: for a request that
     checks the edit token before it changes a round, which reads the match itself."""
-    return db.session.scalar(db.select(Match).filter_by(public_id=public_id))
+    return db.session.scalar(_BY_PUBLIC_ID, {"public_id": public_id})
 
 
 # For the pages and answers that only need to know whether a match changed.
