@@ -180,9 +180,14 @@ def _begin_sqlite_transaction(connection: Connection) -> None:
 @contextmanager
 def single_read() -> Iterator[Connection]:
     """Yield a connection of its own for one SELECT, outside the request's session: the
-    cheapest read there is, which skips the BEGIN that a transaction would cost."""
+    cheapest read there is, which skips the BEGIN and ROLLBACK that a transaction would cost."""
     with db.engine.connect() as connection:
-        yield connection.execution_options(**{SINGLE_READ_OPTION: True})
+        options: dict[str, Any] = {SINGLE_READ_OPTION: True}
+        if connection.dialect.name == "postgresql":
+            # psycopg then sends the SELECT alone, two round trips fewer; the pool's pre-ping
+            # stays, and the connection goes back to the pool in transaction mode again.
+            options["isolation_level"] = "AUTOCOMMIT"
+        yield connection.execution_options(**options)
 
 
 @contextmanager

@@ -13,7 +13,19 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask_migrate import check, downgrade, upgrade
-from sqlalchemy import Column, Integer, MetaData, Table, inspect, select, text, update
+from psycopg.pq import TransactionStatus
+from sqlalchemy import (
+    Column,
+    Integer,
+    MetaData,
+    NullPool,
+    Table,
+    create_engine,
+    inspect,
+    select,
+    text,
+    update,
+)
 
 from scorekeeper import create_app, database
 from scorekeeper.database import (
@@ -21,6 +33,7 @@ from scorekeeper.database import (
     first_fixed_driver,
     has_wal_reset_bug,
     normalise_database_url,
+    single_read,
     write_transaction,
 )
 from scorekeeper.models import Match, db
@@ -161,6 +174,49 @@ def test_a_plain_read_leaves_the_sqlite_write_lock_free(sqlite_app: Flask) -> No
         assert db.session().in_transaction()
         other.execute("BEGIN IMMEDIATE")
         other.execute("ROLLBACK")
+
+
+def driver_in_transaction(driver: Any) -> bool:
+    """Tell whether a DB-API connection (sqlite3 or psycopg) has a transaction open."""
+    if db.engine.dialect.name == "sqlite":
+        return bool(driver.in_transaction)
+    return driver.info.transaction_status != TransactionStatus.IDLE
+
+
+def test_a_single_read_runs_outside_any_transaction(any_app: Flask) -> None:
+    with any_app.app_context():
+        with single_read() as connection:
+            assert connection.scalar(text("SELECT 1")) == 1
+            driver = connection.connection.dbapi_connection
+            assert not driver_in_transaction(driver)  # no BEGIN before it, none left open
+
+
+def test_a_connection_back_from_a_single_read_begins_transactions_again(any_app: Flask) -> None:
+    with any_app.app_context():
+        with single_read() as connection:
+            driver = connection.connection.dbapi_connection
+        if db.engine.dialect.name == "sqlite":
+            assert driver.isolation_level is None  # SQLAlchemy emits BEGIN itself, as before
+        else:
+            assert not driver.autocommit
+        with db.engine.connect() as later:
+            later.scalar(text("SELECT 1"))
+            assert driver_in_transaction(later.connection.dbapi_connection)
+
+
+def test_a_single_read_survives_a_postgresql_restart(app: Flask) -> None:
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("a PostgreSQL server closes its connections when it restarts")
+        db.engine.dispose()  # the pool keeps the one connection the read below opens
+        with single_read() as connection:
+            pid = connection.scalar(text("SELECT pg_backend_pid()"))
+        admin = create_engine(db.engine.url, poolclass=NullPool)
+        with admin.connect() as other:  # a restart ends every connection, as this does
+            assert other.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        admin.dispose()
+        with single_read() as connection:
+            assert connection.scalar(text("SELECT pg_backend_pid()")) != pid
 
 
 def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
