@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cached_property
 from typing import Any
 
 from scorekeeper.labels import ENTRY_LABELS, setting_label
@@ -105,6 +106,12 @@ class CardValues:
         """Return the points of one card of `kind`."""
         return getattr(self, kind.value_key)
 
+    # Cached on the instance, which is frozen: validation asks for it in every round.
+    @cached_property
+    def deck_points(self) -> int:
+        """Return the points of all the cards of one deck."""
+        return sum(kind.per_deck * self.of(kind) for kind in CardKind)
+
 
 @dataclass(frozen=True)
 class BookCounts:
@@ -161,6 +168,11 @@ class RuleSet:
             wilds = min(wilds, self.max_wilds_per_meld)
         return wilds
 
+    @cached_property
+    def most_wilds_in_book(self) -> int:
+        """Return the most wild cards a dirty book may hold."""
+        return self.most_wilds_in_meld(BOOK_SIZE)
+
     def book_value(self, books: BookCounts) -> int:
         """Return the bonus for these books."""
         return (
@@ -171,14 +183,21 @@ class RuleSet:
 
     def cheapest_books(self, books: BookCounts) -> int:
         """Return the fewest card points that can make up these books at these card values."""
+        clean, dirty, wild = self._cheapest_book_points
+        return books.clean * clean + books.dirty * dirty + books.wild * wild
+
+    # Cached on the instance, which is frozen: validation asks for every side of every round.
+    @cached_property
+    def _cheapest_book_points(self) -> tuple[int, int, int]:
+        """Return the fewest card points of one clean, one dirty and one wild book."""
         values = self.card_values
         natural = min(values.of(kind) for kind in NATURAL_KINDS)
         wild = min(values.of(kind) for kind in WILD_KINDS)
         dirty = min(
             (BOOK_SIZE - w) * natural + w * wild
-            for w in range(1, max(self.most_wilds_in_meld(BOOK_SIZE), 1) + 1)
+            for w in range(1, max(self.most_wilds_in_book, 1) + 1)
         )
-        return BOOK_SIZE * (books.clean * natural + books.wild * wild) + books.dirty * dirty
+        return BOOK_SIZE * natural, dirty, BOOK_SIZE * wild
 
     def as_settings(self) -> dict[str, Any]:
         """Return the settings as plain JSON values under RULES.md's keys."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import reduce
+from functools import lru_cache, reduce
 from math import gcd
 
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
@@ -16,6 +16,7 @@ from scorekeeper.rules import (
     RED_THREES_PER_DECK,
     WILD_KINDS,
     CardKind,
+    CardValues,
     RuleSet,
 )
 
@@ -121,7 +122,13 @@ POINT_TOTAL_KINDS: dict[str, tuple[CardKind, ...]] = {
 def points_step(rules: RuleSet, total: str) -> int:
     """Return the step in which a point total of POINT_TOTAL_KINDS comes: the greatest common
     divisor of its cards' values, 0 when every such card is worth nothing."""
-    return reduce(gcd, (rules.card_values.of(kind) for kind in POINT_TOTAL_KINDS[total]), 0)
+    return _points_step(rules.card_values, total)
+
+
+# Kept by card values, which are all it depends on: every side of every round asks for it.
+@lru_cache(maxsize=64)
+def _points_step(values: CardValues, total: str) -> int:
+    return reduce(gcd, (values.of(kind) for kind in POINT_TOTAL_KINDS[total]), 0)
 
 
 def _multiple_problems(
@@ -185,9 +192,7 @@ def _book_card_problems(
     books = side.books
     naturals = sum(melded.of(kind) for kind in NATURAL_KINDS)
     wilds = sum(melded.of(kind) for kind in WILD_KINDS)
-    natural_floor = BOOK_SIZE * books.clean + books.dirty * (
-        BOOK_SIZE - rules.most_wilds_in_meld(BOOK_SIZE)
-    )
+    natural_floor = BOOK_SIZE * books.clean + books.dirty * (BOOK_SIZE - rules.most_wilds_in_book)
     needs = (
         (melded.total, BOOK_SIZE * side.book_count, T_("cards")),
         (wilds, BOOK_SIZE * books.wild + books.dirty, T_("wild cards")),
@@ -314,7 +319,7 @@ def _wild_book_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Proble
 def _point_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:
     values = rules.card_values
     points = sum(side.melded_points(values) + side.leftover_points(values) for side in entry.sides)
-    deck_points = decks * sum(kind.per_deck * values.of(kind) for kind in CardKind)
+    deck_points = decks * values.deck_points
     if points > deck_points:
         template = N_(
             "The sides entered %(points)s points of cards, but %(decks)s decks hold only "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -448,6 +449,18 @@ def test_the_most_wilds_in_a_meld_follow_the_ratio_and_the_cap(
 
 
 @pytest.mark.parametrize(
+    ("rules", "expected"),
+    [
+        (RuleSet(), 2),
+        (RuleSet(max_wilds_per_meld=1), 1),
+        (RuleSet(wild_ratio=WildRatio.NATURALS_EXCEED_WILDS, max_wilds_per_meld=None), 3),
+    ],
+)
+def test_a_dirty_book_holds_as_many_wilds_as_a_meld_of_seven(rules: RuleSet, expected: int) -> None:
+    assert rules.most_wilds_in_book == expected == rules.most_wilds_in_meld(7)
+
+
+@pytest.mark.parametrize(
     ("ratio", "naturals", "wilds", "allowed"),
     [
         (WildRatio.NATURALS_AT_LEAST_DOUBLE, 2, 1, True),
@@ -517,6 +530,21 @@ def test_the_cheapest_books_follow_the_card_values(
     rules: RuleSet, books: BookCounts, expected: int
 ) -> None:
     assert rules.cheapest_books(books) == expected
+
+
+def test_rules_changed_from_other_rules_work_out_their_own_cheapest_books() -> None:
+    rules = RuleSet(card_values=CardValues(two=0))
+    dirty = BookCounts(dirty=1)
+
+    assert rules.cheapest_books(dirty) == 25
+    assert replace(rules, max_wilds_per_meld=1).cheapest_books(dirty) == 30
+    assert replace(rules, card_values=CardValues()).cheapest_books(dirty) == 50
+    assert rules.cheapest_books(dirty) == 25
+
+
+def test_one_deck_holds_the_points_of_its_54_cards_at_the_card_values() -> None:
+    assert CardValues().deck_points == 2 * 50 + 4 * 20 + 4 * 20 + 24 * 10 + 16 * 5 + 2 * 5
+    assert CardValues(joker=100, black_three=0).deck_points == 590 + 2 * 50 - 2 * 5
 
 
 @pytest.mark.parametrize(
