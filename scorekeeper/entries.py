@@ -27,15 +27,20 @@ class CardCounts:
         return getattr(self, kind.value)
 
     def items(self) -> list[tuple[CardKind, int]]:
-        return [(kind, self.of(kind)) for kind in CardKind]
+        return [(kind, getattr(self, key)) for kind, key in _KIND_KEYS]
 
     def points(self, values: CardValues) -> int:
         """Return what these cards are worth at `values`."""
-        return sum(count * values.of(kind) for kind, count in self.items())
+        return sum(getattr(self, key) * values.of(kind) for kind, key in _KIND_KEYS)
 
     @property
     def total(self) -> int:
-        return sum(count for _, count in self.items())
+        return sum(getattr(self, key) for key in COUNT_KEYS)
+
+
+# Every kind with the key of its count, read once: scoring a round reads them for every count,
+# and iterating an Enum or reading a member's value is slow.
+_KIND_KEYS = tuple((kind, kind.value) for kind in CardKind)
 
 
 COUNT_KEYS = tuple(f.name for f in fields(CardCounts))

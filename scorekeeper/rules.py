@@ -22,12 +22,14 @@ class CardKind(enum.Enum):
     FOURS_TO_SEVENS = "fours_to_sevens"
     BLACK_THREES = "black_threes"
 
-    @property
+    # Cached on the member: scoring and validation read these for every card count, and a
+    # table lookup keyed by an Enum member is slow (its hash is Python code).
+    @cached_property
     def value_key(self) -> str:
         """Return the key of this kind's value in `CardValues`."""
         return _VALUE_KEYS[self]
 
-    @property
+    @cached_property
     def per_deck(self) -> int:
         """Return how many cards of this kind one 54-card deck holds."""
         return _CARDS_PER_DECK[self]

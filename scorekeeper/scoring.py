@@ -24,10 +24,14 @@ class Breakdown:
 
     @property
     def total(self) -> int:
-        return sum(getattr(self, f.name) for f in fields(self))
+        return sum(getattr(self, part) for part in _PARTS)
 
     def as_dict(self) -> dict[str, int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {part: getattr(self, part) for part in _PARTS}
+
+
+# The names of a breakdown's parts, read once: totals are added up for every side of every round.
+_PARTS = tuple(f.name for f in fields(Breakdown))
 
 
 @dataclass(frozen=True)

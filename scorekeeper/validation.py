@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from functools import lru_cache, reduce
 from math import gcd
 
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.entries import COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.labels import field_label
 from scorekeeper.problems import N_, T_, Problem, ProblemsError, Term
 from scorekeeper.rules import (
@@ -100,7 +100,7 @@ def _negative_problems(entry: RoundEntry, index: int, side: SideEntry) -> Iterat
     numbers = [(name, getattr(side, name)) for name in _COUNT_FIELDS]
     for prefix, cards in (("melded", side.melded), ("leftover", side.leftover)):
         if isinstance(cards, CardCounts):
-            numbers += [(f"{prefix}.{kind.value}", count) for kind, count in cards.items()]
+            numbers += [(f"{prefix}.{key}", getattr(cards, key)) for key in COUNT_KEYS]
         else:
             numbers.append((f"{prefix}_points", cards))
     for field, number in numbers:
@@ -297,6 +297,8 @@ def _counted_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]
         for cards in (side.melded, side.leftover)
         if isinstance(cards, CardCounts)
     ]
+    if not counted:
+        return
     for kind in CardKind:
         total = sum(cards.of(kind) for cards in counted)
         if total > kind.per_deck * decks:

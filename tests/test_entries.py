@@ -23,6 +23,14 @@ def test_card_counts_are_worth_their_card_values() -> None:
     assert ONE_OF_EACH.of(CardKind.ACES) == 1
 
 
+def test_card_counts_list_every_kind_with_its_own_count() -> None:
+    counts = CardCounts(jokers=1, twos=2, aces=3, eights_to_kings=4, fours_to_sevens=5)
+
+    assert counts.items() == [(kind, counts.of(kind)) for kind in CardKind]
+    assert [count for _, count in counts.items()] == [1, 2, 3, 4, 5, 0]
+    assert counts.total == 15
+
+
 @pytest.mark.parametrize(
     ("side", "melded"),
     [
