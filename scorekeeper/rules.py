@@ -361,8 +361,9 @@ def _boolean(key: str, value: object) -> tuple[Any, list[Problem]]:
 
 
 def _choice(enum_type: type[enum.StrEnum]) -> _Parser:
+    choices = [member.value for member in enum_type]
+
     def parse(key: str, value: object) -> tuple[Any, list[Problem]]:
-        choices = [member.value for member in enum_type]
         if value not in choices:
             template = N_("%(setting)s must be one of: %(choices)s.")
             return None, [_problem(key, template, choices=", ".join(choices))]
@@ -371,9 +372,12 @@ def _choice(enum_type: type[enum.StrEnum]) -> _Parser:
     return parse
 
 
+_DECK_COUNTS = frozenset(member.value for member in DeckCount)
+
+
 def _decks(key: str, value: object) -> tuple[Any, list[Problem]]:
     if isinstance(value, str):
-        if value in {member.value for member in DeckCount}:
+        if value in _DECK_COUNTS:
             return DeckCount(value), []
         template = N_('%(setting)s must be a number of decks, "players+1" or "players".')
         return None, [_problem(key, template)]
