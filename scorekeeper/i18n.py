@@ -6,6 +6,7 @@ LANG=xx`, translating its catalog and compiling it (README, "Languages").
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import TypeGuard
 
@@ -13,7 +14,9 @@ from babel import Locale
 from flask import request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
+from werkzeug.http import parse_accept_header
 
 from scorekeeper.problems import N_, Problem
 
@@ -51,6 +54,9 @@ def catalog_languages(directory: Path = TRANSLATIONS) -> dict[str, str]:
 
 
 LANGUAGES = catalog_languages()
+# Parsed once: flask_babel takes a Locale as it is, where it would parse a code every request.
+LOCALES = {code: Locale.parse(code) for code in (*LANGUAGES, DEFAULT_LANGUAGE)}
+BROWSER_HEADERS_KEPT = 256  # Accept-Language headers whose best language is remembered
 
 
 def is_offered(code: object) -> TypeGuard[str]:
@@ -58,12 +64,20 @@ def is_offered(code: object) -> TypeGuard[str]:
     return isinstance(code, str) and code in LANGUAGES
 
 
-def select_locale() -> str:
+def select_locale() -> Locale:
     """Return the language picked on the page, else the browser's best match, else English."""
     picked = request.cookies.get(LANGUAGE_COOKIE)
     if is_offered(picked):
-        return picked
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+        return LOCALES[picked]
+    return LOCALES[browsers_language(request.headers.get("Accept-Language", ""))]
+
+
+@lru_cache(maxsize=BROWSER_HEADERS_KEPT)
+def browsers_language(accept_language: str) -> str:
+    """Return the offered language that an Accept-Language header prefers most, else English.
+    Kept per header: a phone sends the same one with every request."""
+    accepted = parse_accept_header(accept_language, LanguageAccept)
+    return accepted.best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:

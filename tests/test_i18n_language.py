@@ -6,10 +6,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
-from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
+from scorekeeper.i18n import (
+    BROWSER_HEADERS_KEPT,
+    LANGUAGE_COOKIE,
+    LANGUAGES,
+    browsers_language,
+    select_locale,
+)
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch
@@ -69,6 +76,20 @@ def test_the_browsers_best_language_is_served_when_none_was_picked(
     client: FlaskClient, accept_language: str, language: str
 ) -> None:
     assert heading(client, **{"Accept-Language": accept_language}) == HOME_HEADING[language]
+
+
+def test_a_browser_header_sent_again_is_answered_from_memory_which_stays_bounded(
+    app: Flask,
+) -> None:
+    browsers_language.cache_clear()
+    chosen = []
+    for _ in range(2):
+        with app.test_request_context(headers={"Accept-Language": "nl-BE,fr;q=0.5"}):
+            chosen.append(select_locale())
+    assert str(chosen[0]) == "nl" and chosen[1] is chosen[0]  # one Locale per language
+    assert browsers_language.cache_info().hits == 1
+    # Bounded, so that clients sending made-up headers cannot fill the memory.
+    assert browsers_language.cache_info().maxsize == BROWSER_HEADERS_KEPT
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
