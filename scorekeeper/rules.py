@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -203,16 +203,19 @@ class RuleSet:
 
     def as_settings(self) -> dict[str, Any]:
         """Return the settings as plain JSON values under RULES.md's keys."""
-        return asdict(self, dict_factory=_plain_dict)
+        return _plain(self)
 
 
-def _plain_dict(items: list[tuple[str, Any]]) -> dict[str, Any]:
-    def plain(value: Any) -> Any:
-        if isinstance(value, enum.Enum):
-            return value.value
-        return list(value) if isinstance(value, tuple) else value
-
-    return {key: plain(value) for key, value in items}
+def _plain(value: Any) -> Any:
+    # Not dataclasses.asdict, which deep-copies every value: these are immutable, and a copy
+    # made the settings cost more than building the rules from them.
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    if is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    return value
 
 
 def by_score_minimum(running_score: int) -> int:

@@ -195,6 +195,18 @@ def test_the_settings_are_plain_json_values() -> None:
     assert type(settings["wild_ratio"]) is str
 
 
+@pytest.mark.parametrize("key", PRESETS)
+def test_the_settings_build_the_same_rules_and_are_the_callers_to_change(key: str) -> None:
+    rules = PRESETS[key].rules
+    settings = rules.as_settings()
+    settings["meld_minimums"].append(200)
+    settings["card_values"]["two"] = 30
+
+    assert build_rules(key, rules.as_settings()) == rules
+    assert rules.as_settings()["meld_minimums"] == list(rules.meld_minimums)
+    assert rules.as_settings()["card_values"]["two"] == rules.card_values.two
+
+
 @pytest.mark.parametrize("setting", SECTION_5_KEYS)
 def test_any_setting_can_be_overridden(setting: str) -> None:
     overrides = {setting: OVERRIDES[setting], **COMPANIONS.get(setting, {})}
