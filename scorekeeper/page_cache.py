@@ -18,7 +18,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from flask import Flask, current_app, render_template
-from flask_wtf.csrf import generate_csrf
+
+from scorekeeper.security import csrf_token
 
 # Random, so that no text a user types into a page can stand for it.
 CSRF_PLACEHOLDER = f"csrf-placeholder-{secrets.token_hex(16)}"
@@ -33,7 +34,7 @@ class RenderedPage:
 
     def for_request(self) -> str:
         """Return the page with this request's CSRF token in place of the placeholder."""
-        return self.html.replace(CSRF_PLACEHOLDER, generate_csrf())
+        return self.html.replace(CSRF_PLACEHOLDER, csrf_token())
 
 
 class PageCache:

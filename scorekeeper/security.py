@@ -1,8 +1,15 @@
-"""Security headers on every response, private headers on token pages, and robots.txt."""
+"""Security headers on every response, private headers on token pages, robots.txt, and the
+signing of session cookies and CSRF tokens."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, Response, request
+import secrets
+from functools import lru_cache
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, g, request, session
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import Serializer, URLSafeTimedSerializer, base64_encode
 
 # No inline script or style anywhere: every script and stylesheet is a file under static/.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -25,6 +32,12 @@ PRIVATE_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
 TOKEN_ARGUMENT = "token"  # every route that holds an edit token names its URL variable so
 ROBOTS_TXT = "User-agent: *\nDisallow: /m/*/edit/\nDisallow: /api/\n"
 MIN_SECRET_KEY_LENGTH = 32
+# Shorter payloads are signed uncompressed: here they are a CSRF token, or a session holding
+# little more than one, random hex that zlib cannot shorten; and each try at it sets up a
+# quarter megabyte of zlib state, which costs more than the signing itself.
+COMPRESS_FROM = 128
+CSRF_SALT = "wtf-csrf-token"  # flask_wtf's, with which its validate_csrf checks a token
+CSRF_FIELD = "csrf_token"  # flask_wtf's default WTF_CSRF_FIELD_NAME
 
 bp = Blueprint("security", __name__)
 
@@ -41,6 +54,7 @@ def init_app(app: Flask) -> None:
             f"{MIN_SECRET_KEY_LENGTH} characters, e.g. from "
             "`python -c 'import secrets; print(secrets.token_hex())'`."
         )
+    app.session_interface = SessionCookies()
     app.register_blueprint(bp)
 
 
@@ -65,3 +79,64 @@ def add_security_headers(response: Response) -> Response:
 def carries_credentials() -> bool:
     """Tell whether the request holds an edit token, in its URL or as an API bearer token."""
     return TOKEN_ARGUMENT in (request.view_args or {}) or "Authorization" in request.headers
+
+
+class CompactSerializer(URLSafeTimedSerializer):
+    """itsdangerous' URL-safe timed serializer, which leaves a short payload uncompressed.
+
+    Its output is what itsdangerous writes without compression, so every reader of either kind
+    reads it."""
+
+    def dump_payload(self, obj: Any) -> bytes:
+        payload = Serializer.dump_payload(self, obj)
+        if len(payload) < COMPRESS_FROM:
+            return base64_encode(payload)
+        return super().dump_payload(obj)
+
+
+class SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed session cookie, signed by one serializer per set of keys instead of a new
+    one each time a request reads and writes it."""
+
+    def __init__(self) -> None:
+        self._signing: tuple[tuple[object, ...], URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        keys = (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        signing = self._signing
+        if signing is None or signing[0] != keys:
+            signing = self._signing = (keys, self._new_serializer(app))
+        return signing[1]
+
+    def _new_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        flasks = super().get_signing_serializer(app)
+        if flasks is None:
+            return None
+        return CompactSerializer(
+            flasks.secret_keys,
+            salt=self.salt,
+            serializer=self.serializer,
+            signer_kwargs=flasks.signer_kwargs,
+        )
+
+
+def csrf_token() -> str:
+    """Return the request's signed CSRF token: the one flask_wtf's `generate_csrf` gives and
+    its `validate_csrf` checks, from a serializer kept per key rather than built per call."""
+    config = current_app.config
+    field = config.get("WTF_CSRF_FIELD_NAME", CSRF_FIELD)
+    token: str | None = g.get(field)
+    if token is None:
+        secret_key = config.get("WTF_CSRF_SECRET_KEY", current_app.secret_key)
+        if not secret_key:
+            raise RuntimeError("A secret key is required to use CSRF.")
+        if field not in session:
+            session[field] = secrets.token_hex(20)  # as random and as long as flask_wtf's
+        token = _csrf_serializer(secret_key).dumps(session[field])
+        setattr(g, field, token)
+    return token
+
+
+@lru_cache(maxsize=8)
+def _csrf_serializer(secret_key: str | bytes) -> CompactSerializer:
+    return CompactSerializer(secret_key, salt=CSRF_SALT)
