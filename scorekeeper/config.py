@@ -21,7 +21,7 @@ class Defaults:
     WTF_CSRF_TIME_LIMIT = None  # a form may stay open for a whole evening's game
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
-    # Characters of rendered view pages each worker keeps: about 2,000 matches of 16 kB.
+    # Bytes of rendered view pages each worker keeps: about 2,000 matches of 16 kB.
     PAGE_CACHE_SIZE = 32 * 1024 * 1024
 
 

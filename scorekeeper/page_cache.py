@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import cached_property
 
 from flask import Flask, current_app, render_template
 
@@ -27,19 +28,30 @@ CSRF_PLACEHOLDER = f"csrf-placeholder-{secrets.token_hex(16)}"
 
 @dataclass(frozen=True)
 class RenderedPage:
-    """A page as rendered for one version of what it shows, its CSRF token a placeholder."""
+    """A page as rendered for one version of what it shows, in UTF-8, cut where its CSRF token
+    goes: each request joins the parts with its own token, with no search and no encoding."""
 
     version: int
-    html: str
+    parts: tuple[bytes, ...]
 
-    def for_request(self) -> str:
+    @cached_property
+    def size(self) -> int:
+        """Return the page's length in bytes, its tokens left out."""
+        return sum(map(len, self.parts))
+
+    @classmethod
+    def of(cls, version: int, html: str) -> RenderedPage:
+        """Return a page rendered with the CSRF placeholder wherever its token goes."""
+        return cls(version, tuple(part.encode() for part in html.split(CSRF_PLACEHOLDER)))
+
+    def for_request(self) -> bytes:
         """Return the page with this request's CSRF token in place of the placeholder."""
-        return self.html.replace(CSRF_PLACEHOLDER, csrf_token())
+        return csrf_token().encode().join(self.parts)
 
 
 class PageCache:
-    """The pages rendered last, up to `size` characters in all; the one read longest ago goes
-    first. A page stands under a key naming what it shows to whom, with the version it shows."""
+    """The pages rendered last, up to `size` bytes in all; the one read longest ago goes first.
+    A page stands under a key naming what it shows to whom, with the version it shows."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -47,7 +59,7 @@ class PageCache:
         self._used = 0
         self._lock = threading.Lock()  # the development server serves requests in threads
 
-    def page(self, key: Hashable, version: int, render: Callable[[], RenderedPage]) -> str:
+    def page(self, key: Hashable, version: int, render: Callable[[], RenderedPage]) -> bytes:
         """Return the page stored under `key` at `version`, else `render` it and store it."""
         with self._lock:
             stored = self._pages.get(key)
@@ -59,17 +71,17 @@ class PageCache:
         return rendered.for_request()
 
     def _store(self, key: Hashable, page: RenderedPage) -> None:
-        if len(page.html) > self.size:
+        if page.size > self.size:
             return
         with self._lock:
             replaced = self._pages.pop(key, None)
             if replaced is not None and replaced.version > page.version:
                 page = replaced  # a later request rendered a later version first
-            self._used += len(page.html) - (len(replaced.html) if replaced else 0)
+            self._used += page.size - (replaced.size if replaced else 0)
             self._pages[key] = page
             while self._used > self.size:
                 _, dropped = self._pages.popitem(last=False)
-                self._used -= len(dropped.html)
+                self._used -= dropped.size
 
 
 def render_to_keep(template: str, **context: object) -> str:

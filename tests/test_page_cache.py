@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import store
+from scorekeeper import security, store
 from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.page_cache import CSRF_PLACEHOLDER, PageCache, RenderedPage
 
@@ -22,7 +22,7 @@ STAYED_IN = SideEntry("", clean_books=1, melded=310, red_threes=1, leftover=85)
 
 
 def page(version: int, size: int = 10) -> RenderedPage:
-    return RenderedPage(version, "x" * size)
+    return RenderedPage.of(version, "x" * size)
 
 
 # -- The cache itself ----------------------------------------------------------------------------
@@ -34,12 +34,12 @@ def test_a_kept_page_is_served_until_its_version_changes(app: Flask) -> None:
 
     def render(version: int) -> RenderedPage:
         renders.append(version)
-        return RenderedPage(version, f"page {version}")
+        return RenderedPage.of(version, f"page {version}")
 
     with app.test_request_context():
-        assert cache.page("m", 1, lambda: render(1)) == "page 1"
-        assert cache.page("m", 1, lambda: render(1)) == "page 1"
-        assert cache.page("m", 2, lambda: render(2)) == "page 2"
+        assert cache.page("m", 1, lambda: render(1)) == b"page 1"
+        assert cache.page("m", 1, lambda: render(1)) == b"page 1"
+        assert cache.page("m", 2, lambda: render(2)) == b"page 2"
     assert renders == [1, 2]
 
 
@@ -57,7 +57,7 @@ def test_the_page_read_longest_ago_goes_first_when_the_cache_is_full(app: Flask)
 def test_a_page_larger_than_the_whole_cache_is_served_but_not_kept(app: Flask) -> None:
     cache = PageCache(size=5)
     with app.test_request_context():
-        assert cache.page("big", 1, lambda: page(1, size=6)) == "x" * 6
+        assert cache.page("big", 1, lambda: page(1, size=6)) == b"x" * 6
     assert not cache._pages
 
 
@@ -75,10 +75,21 @@ def test_each_request_gets_its_own_csrf_token_in_place_of_the_placeholder(app: F
     tokens = set()
     for _ in range(2):
         with app.test_request_context():
-            html = cache.page("m", 1, lambda: RenderedPage(1, f"<i>{CSRF_PLACEHOLDER}</i>"))
+            html = cache.page("m", 1, lambda: RenderedPage.of(1, f"<i>{CSRF_PLACEHOLDER}</i>"))
             tokens.add(html)
-            assert CSRF_PLACEHOLDER not in html
+            assert CSRF_PLACEHOLDER.encode() not in html
     assert len(tokens) == 2  # two sessions, two tokens
+
+
+def test_a_page_is_kept_in_utf_8_and_counted_in_bytes(app: Flask) -> None:
+    cache = PageCache(size=100)
+    kept = RenderedPage.of(1, f"<p>得点 {CSRF_PLACEHOLDER} · {CSRF_PLACEHOLDER}</p>")
+    assert kept.size == len("<p>得点  · </p>".encode())
+    with app.test_request_context():
+        html = cache.page("m", 1, lambda: kept).decode()
+        token = security.csrf_token()
+    assert html == f"<p>得点 {token} · {token}</p>"
+    assert cache._used == kept.size
 
 
 # -- The view page -------------------------------------------------------------------------------
@@ -87,6 +98,7 @@ def test_each_request_gets_its_own_csrf_token_in_place_of_the_placeholder(app: F
 def view_page(client: FlaskClient, match: StoredMatch, **headers: str) -> str:
     response = client.get(f"/m/{match.public_id}", headers=headers)
     assert response.status_code == 200
+    assert response.content_type == "text/html; charset=utf-8"
     return response.get_data(as_text=True)
 
 

@@ -19,7 +19,7 @@ from scorekeeper.store import MatchView
 
 
 @bp.get("/m/<public_id:public_id>")
-def view(public_id: str) -> str:
+def view(public_id: str) -> str | bytes:
     """The page every phone at the table reloads: kept rendered until the match changes."""
     if request.query_string or "_flashes" in session:
         return standings_page(store.match_view(match_or_404(public_id)))
@@ -33,7 +33,7 @@ def view(public_id: str) -> str:
 
 def _view_to_keep(public_id: str) -> RenderedPage:
     view = store.match_view(match_or_404(public_id))
-    return RenderedPage(view.match.version, standings_page(view, render=render_to_keep))
+    return RenderedPage.of(view.match.version, standings_page(view, render=render_to_keep))
 
 
 @bp.get("/m/<public_id:public_id>/edit/<token>")
