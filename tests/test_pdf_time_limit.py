@@ -17,12 +17,11 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from scorekeeper import create_app, pdf, store
-from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.pdf import PdfTooSlow, within_time_limit
 from scorekeeper.rules import build_rules
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch
+    from conftest import StoredMatch
 
 TOO_SHORT = 0.001  # seconds: every real render takes longer
 STOPPED = "This PDF took too long to make, so it was stopped. Try again in a minute."
@@ -30,21 +29,12 @@ STOPPED_JA = (
     "このPDFは作るのに時間がかかりすぎたため、止めました。1分ほどしてからもう一度お試しください。"
 )
 RULES = build_rules("standard")
-ROUND = (
-    SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True),
-    SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85),
-)
 
 
 @pytest.fixture
-def report_url(app: Flask, create_match: CreateMatch) -> str:
+def report_url(match_with_round_1: StoredMatch) -> str:
     """Return the report of a match with a round, chart and all; a report is never cached."""
-    created = create_match()
-    with app.app_context():
-        match = store.get_match(created.public_id)
-        assert match is not None
-        store.add_round(match, RoundEntry(1, ROUND))
-    return f"/m/{created.public_id}/report.pdf"
+    return f"/m/{match_with_round_1.public_id}/report.pdf"
 
 
 @pytest.fixture
