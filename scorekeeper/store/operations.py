@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.entries import RoundEntry
@@ -28,6 +29,9 @@ from scorekeeper.store.scores import ScoredRound
 
 MAX_OPERATION_ID_LENGTH = 64
 OPERATION = Operation.__table__
+# Built once, as the round writes are: a statement built per call is hashed again each time.
+_INSERT_OPERATION = OPERATION.insert()
+_FORGET_OPERATIONS = OPERATION.delete().where(OPERATION.c.created_at < bindparam("oldest_kept"))
 # Double taps and retries come within minutes; a form left open for days is stale anyway.
 KEEP_OPERATIONS = timedelta(days=2)
 
@@ -107,18 +111,17 @@ def record(change: Change, scored: ScoredRound | None) -> None:
         return
     connection = db.session.connection()
     # One indexed range delete per write under an id, which mostly deletes nothing.
-    connection.execute(OPERATION.delete().where(OPERATION.c.created_at < _oldest_kept()))
-    connection.execute(
-        OPERATION.insert().values(
-            id=change.operation_id,
-            match_id=change.match_id,
-            kind=change.kind,
-            round_number=change.round_number,
-            round_version=None if scored is None else scored.version,
-            entry=None if scored is None else _entry_json(scored.entry),
-            created_at=utc_now(),
-        )
-    )
+    connection.execute(_FORGET_OPERATIONS, {"oldest_kept": _oldest_kept()})
+    operation = {
+        "id": change.operation_id,
+        "match_id": change.match_id,
+        "kind": change.kind,
+        "round_number": change.round_number,
+        "round_version": None if scored is None else scored.version,
+        "entry": None if scored is None else _entry_json(scored.entry),
+        "created_at": utc_now(),
+    }
+    connection.execute(_INSERT_OPERATION, operation)
 
 
 def replayed_round(match: Match, operation: Operation) -> ScoredRound:
