@@ -26,7 +26,7 @@ from scorekeeper.models import Match
 from scorekeeper.payloads import parse_round, parse_rules
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET
-from scorekeeper.store import CreatedMatch, MatchView, ScoredRound
+from scorekeeper.store import CreatedMatch, MatchState, MatchView, ScoredRound
 
 CREATE_KEYS = ("name", "rules", "sides", "language")
 IDEMPOTENCY_KEY = "Idempotency-Key"
@@ -297,7 +297,7 @@ def _download(text: str, match: Match, extension: str, mimetype: str) -> Respons
 
 
 def _match(public_id: str, *, whole: bool = True) -> Match:
-    """Return the match, loaded whole or (for a change, which reads it whole itself) bare."""
+    """Return the match, loaded whole or (for a new edit token) bare."""
     match = (store.get_match if whole else store.find_match)(public_id)
     if match is None:
         _no_such_match()
@@ -308,10 +308,12 @@ def _no_such_match() -> NoReturn:
     abort(404, gettext("There is no match with this id; check the link."))
 
 
-def _editable(public_id: str) -> Match:
-    """Return the match when the request's bearer token is its edit token; the change that
-    follows reads it whole."""
-    match = _match(public_id, whole=False)
+def _editable(public_id: str) -> MatchState:
+    """Return the match as a change to its rounds reads it, when the request's bearer token is
+    its edit token."""
+    match = store.match_to_change(public_id)
+    if match is None:
+        _no_such_match()
     if not store.token_opens(match, _bearer_token()):
         _wrong_token()
     return match

@@ -376,18 +376,23 @@ def another_phone_meanwhile(
     versions: list[int] = []
     this_phone = threading.get_ident()
 
-    def read_then_interrupted(match_id: int) -> match_state.MatchState:
-        state = match_state.read_state(match_id)
-        if threading.get_ident() != this_phone:
+    def interrupting(read: Callable[[int], match_state.MatchState]) -> Callable[..., object]:
+        def read_then_interrupted(match_id: int) -> match_state.MatchState:
+            state = read(match_id)
+            if threading.get_ident() != this_phone:
+                return state
+            versions.append(state.version)
+            if len(versions) == 1:
+                other = threading.Thread(target=_change_in_own_app_context, args=(app, change))
+                other.start()
+                other.join()
             return state
-        versions.append(state.version)
-        if len(versions) == 1:
-            other = threading.Thread(target=_change_in_own_app_context, args=(app, change))
-            other.start()
-            other.join()
-        return state
 
-    monkeypatch.setattr(rounds, "read_state", read_then_interrupted)
+        return read_then_interrupted
+
+    # The first read, without holding the match, and any read again while holding it.
+    for read in ("state_of", "held_state"):
+        monkeypatch.setattr(rounds, read, interrupting(getattr(match_state, read)))
     return versions
 
 

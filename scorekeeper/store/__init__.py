@@ -4,6 +4,7 @@ Views, the API and PDFs use these names; the modules behind them may move.
 """
 
 from scorekeeper.store.edit_tokens import TokenRefused, rotate_token_once
+from scorekeeper.store.match_state import MatchState, match_to_change
 from scorekeeper.store.matches import (
     CreatedMatch,
     SideSpec,
@@ -30,6 +31,7 @@ from scorekeeper.store.transfer import export_match, import_match, match_csv
 
 __all__ = [
     "CreatedMatch",
+    "MatchState",
     "MatchView",
     "OperationIdRefused",
     "RoundNotFound",
@@ -45,6 +47,7 @@ __all__ = [
     "get_match",
     "import_match",
     "match_csv",
+    "match_to_change",
     "match_version",
     "match_view",
     "player_count",

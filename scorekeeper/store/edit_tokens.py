@@ -43,34 +43,36 @@ def rotate_token_once(
     Repeated under `operation_id` with the same old token within `REPEAT_WINDOW`, return the
     same new token while it is still the match's.
     """
-    change = Change(match, ChangeKind.NEW_TOKEN, None, operation_id)
+    change = Change(match.id, ChangeKind.NEW_TOKEN, None, operation_id)
     with write_transaction():
         # Hold the match, so that a twin request waits for this one, and read its token afresh.
         db.session.refresh(match, ["edit_token_hash"], with_for_update=True)
         return once(
             change,
-            partial(_rotate, change, token, secret),
-            partial(_repeat, change, token, secret),
+            partial(_rotate, change, match, token, secret),
+            partial(_repeat, change, match, token, secret),
         )
 
 
-def _rotate(change: Change, token: str, secret: str | bytes) -> str:
-    if not token_opens(change.match, token):
+def _rotate(change: Change, match: Match, token: str, secret: str | bytes) -> str:
+    if not token_opens(match, token):
         raise TokenRefused
     if change.operation_id is None:
         new_token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
     else:
-        new_token = derived_token(secret, change.match.public_id, change.operation_id, token)
-    change.match.edit_token_hash = token_digest(new_token)
+        new_token = derived_token(secret, match.public_id, change.operation_id, token)
+    match.edit_token_hash = token_digest(new_token)
     record(change, None)
     return new_token
 
 
-def _repeat(change: Change, token: str, secret: str | bytes, applied: Operation) -> str:
+def _repeat(
+    change: Change, match: Match, token: str, secret: str | bytes, applied: Operation
+) -> str:
     assert change.operation_id is not None, "only a change under an operation id repeats"
-    new_token = derived_token(secret, change.match.public_id, change.operation_id, token)
+    new_token = derived_token(secret, match.public_id, change.operation_id, token)
     recent = applied.created_at > utc_now() - REPEAT_WINDOW
-    if not (recent and token_opens(change.match, new_token)):
+    if not (recent and token_opens(match, new_token)):
         raise TokenRefused
     return new_token
 

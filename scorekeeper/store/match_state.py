@@ -1,19 +1,24 @@
 """A match as a change to its rounds reads it: its version, rules, sides and stored rounds.
 
 Round changes are the app's busiest writes, and loading a match into ORM objects cost more than
-everything else one does; so they read the match in two Core statements on the request's
-connection, and write it with Core statements too (`scorekeeper.store.rounds`).
+everything else one does; so they read the match in two Core statements, and write it with Core
+statements too (`scorekeeper.store.rounds`). The first read, made before the change holds the
+match, runs outside any transaction: the change compares the version it read when it writes,
+so a read that another change overtook is never written on.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Row
+from sqlalchemy import Connection, Row
 
+from scorekeeper.database import single_read
 from scorekeeper.entries import RoundEntry
 from scorekeeper.models import Entry, Match, Player, Round, Side, db
 from scorekeeper.rules import RuleSet
@@ -22,21 +27,27 @@ from scorekeeper.store.scores import Drafts, side_entry
 
 MATCH, SIDE, PLAYER = Match.__table__, Side.__table__, Player.__table__
 ROUND, ENTRY = Round.__table__, Entry.__table__
+# Rule sets kept, by the settings' stored text: matches mostly share a few presets.
+RULE_SETS_KEPT = 256
 
 _PLAYERS = sa.select(sa.func.count()).where(PLAYER.c.side_id == SIDE.c.id).scalar_subquery()
 _MATCH_AND_SIDES = (
     sa.select(
+        MATCH.c.id,
+        MATCH.c.edit_token_hash,
         MATCH.c.version,
         MATCH.c.round_version_floor,
-        MATCH.c.settings,
+        # As stored, unparsed: the text names its rule set in the cache of them.
+        sa.cast(MATCH.c.settings, sa.Text).label("settings"),
         SIDE.c.id.label("side_id"),
         SIDE.c.name.label("side_name"),
         _PLAYERS.label("players"),
     )
     .join_from(MATCH, SIDE)
-    .where(MATCH.c.id == sa.bindparam("match_id"))
     .order_by(SIDE.c.position)
 )
+_BY_ID = _MATCH_AND_SIDES.where(MATCH.c.id == sa.bindparam("match"))
+_BY_PUBLIC_ID = _MATCH_AND_SIDES.where(MATCH.c.public_id == sa.bindparam("match"))
 _ROUNDS = (
     sa.select(
         ROUND.c.id.label("round_id"),
@@ -49,9 +60,7 @@ _ROUNDS = (
     .order_by(ROUND.c.number)
 )
 # Every writer holds the match's row while it writes (SQLite: the whole database).
-_LOCKED_VERSION = (
-    sa.select(MATCH.c.version).where(MATCH.c.id == sa.bindparam("match_id")).with_for_update()
-)
+_HOLD_MATCH = sa.select(MATCH.c.id).where(MATCH.c.id == sa.bindparam("match_id")).with_for_update()
 
 
 @dataclass(frozen=True)
@@ -65,9 +74,11 @@ class StoredRound:
 
 @dataclass(frozen=True)
 class MatchState:
-    """A match as read at one version: what a change to its rounds decides on."""
+    """A match as read at one version: what a change to its rounds decides on, and the digest
+    of the edit token that may make the change."""
 
     id: int
+    edit_token_hash: str
     version: int
     round_version_floor: int
     rules: RuleSet
@@ -81,30 +92,59 @@ class MatchState:
         return {number: (stored.version, stored.entry) for number, stored in self.rounds.items()}
 
 
-def read_state(match_id: int) -> MatchState:
-    """Return the match as stored now, on the request's connection: inside a write transaction,
-    as the transaction sees it."""
+def match_to_change(public_id: str) -> MatchState | None:
+    """Return the match with this public id as stored now, or None: read outside any
+    transaction, for a change that compares the version when it writes."""
+    with single_read() as connection:
+        return _read(connection, _BY_PUBLIC_ID, public_id)
+
+
+def state_of(match_id: int) -> MatchState:
+    """Return the match as stored now, read as `match_to_change` reads it."""
+    with single_read() as connection:
+        state = _read(connection, _BY_ID, match_id)
+    assert state is not None, "a stored match"
+    return state
+
+
+def held_state(match_id: int) -> MatchState:
+    """Return the match as stored now, holding it until the write transaction ends."""
     connection = db.session.connection()
-    sides = connection.execute(_MATCH_AND_SIDES, {"match_id": match_id}).all()
+    connection.execute(_HOLD_MATCH, {"match_id": match_id})
+    state = _read(connection, _BY_ID, match_id)
+    assert state is not None, "a stored match"
+    return state
+
+
+def _read(connection: Connection, by: sa.Select[Any], key: int | str) -> MatchState | None:
+    sides = connection.execute(by, {"match": key}).all()
+    if not sides:
+        return None
+    first = sides[0]
     names = tuple(row.side_name for row in sides)
     players = sum(row.players for row in sides)
     side_ids = tuple(row.side_id for row in sides)
-    rows = connection.execute(_ROUNDS, {"match_id": match_id})
+    rows = connection.execute(_ROUNDS, {"match_id": first.id})
     rounds = {
         number: _stored_round(number, list(entries), side_ids, names, players)
         for number, entries in groupby(rows, key=lambda row: row.number)
     }
-    first = sides[0]
     return MatchState(
-        id=match_id,
+        id=first.id,
+        edit_token_hash=first.edit_token_hash,
         version=first.version,
         round_version_floor=first.round_version_floor,
-        rules=stored_rules(first.settings),
+        rules=_rules(first.settings),
         side_ids=side_ids,
         side_names=names,
         players=players,
         rounds=rounds,
     )
+
+
+@lru_cache(maxsize=RULE_SETS_KEPT)
+def _rules(settings: str) -> RuleSet:
+    return stored_rules(json.loads(settings))
 
 
 def _stored_round(
@@ -119,9 +159,3 @@ def _stored_round(
     sides = tuple(side_entry(by_side[side], name) for side, name in pairs)
     first = entries[0]
     return StoredRound(first.round_id, first.version, RoundEntry(number, sides, players=players))
-
-
-def locked_version(match_id: int) -> int:
-    """Return the match's version, holding the match until the write transaction ends."""
-    version: int = db.session.connection().scalar(_LOCKED_VERSION, {"match_id": match_id})
-    return version

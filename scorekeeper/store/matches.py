@@ -8,6 +8,7 @@ import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.orm import joinedload, selectinload
@@ -168,7 +169,14 @@ def match_version(public_id: str) -> int | None:
         return connection.scalar(_VERSION_BY_PUBLIC_ID, {"public_id": public_id})
 
 
-def token_opens(match: Match, token: str | None) -> bool:
+class Guarded(Protocol):
+    """A match as loaded or as read for a change: either holds its edit token's digest."""
+
+    @property
+    def edit_token_hash(self) -> str: ...
+
+
+def token_opens(match: Guarded, token: str | None) -> bool:
     """Return whether `token` is the match's edit token, comparing digests in constant time."""
     return token is not None and hmac.compare_digest(token_digest(token), match.edit_token_hash)
 

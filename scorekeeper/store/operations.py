@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -20,11 +20,11 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import side_entry_json
-from scorekeeper.models import Match, Operation, db, utc_now
+from scorekeeper.models import Operation, db, utc_now
 from scorekeeper.payloads import parse_round
 from scorekeeper.problems import N_, Problem, ProblemsError
+from scorekeeper.rules import RuleSet
 from scorekeeper.scoring import score_round
-from scorekeeper.store.matches import rules_of
 from scorekeeper.store.scores import ScoredRound
 
 MAX_OPERATION_ID_LENGTH = 64
@@ -50,15 +50,10 @@ class Change:
     """A change to one round of a match, or to the match itself (no round), made under an
     operation id or without one."""
 
-    match: Match
+    match_id: int
     kind: ChangeKind
     round_number: int | None
     operation_id: str | None
-    # Read now, while the match is loaded: a write transaction begins by expiring it.
-    match_id: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "match_id", self.match.id)
 
 
 class OperationIdRefused(ProblemsError):
@@ -124,12 +119,12 @@ def record(change: Change, scored: ScoredRound | None) -> None:
     connection.execute(_INSERT_OPERATION, operation)
 
 
-def replayed_round(match: Match, operation: Operation) -> ScoredRound:
+def replayed_round(rules: RuleSet, operation: Operation) -> ScoredRound:
     """Return the round as the operation stored it, scored again under the match's rules."""
     number, version, stored = operation.round_number, operation.round_version, operation.entry
     assert number is not None and version is not None and stored is not None, "a round stored"
     entry = parse_round(stored)
-    return ScoredRound(number, version, entry, score_round(rules_of(match), entry))
+    return ScoredRound(number, version, entry, score_round(rules, entry))
 
 
 def _entry_json(entry: RoundEntry) -> dict[str, Any]:

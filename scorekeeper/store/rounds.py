@@ -1,9 +1,10 @@
 """Writing rounds: add, replace and delete them through the domain, each change once.
 
 A change is decided on the match as read, and written only if the match has not changed since:
-the write holds the match and compares its version, and decides again, holding it, when another
-change came first. So two phones take turns, while most changes hold the match only for their
-few writes. A change may carry an operation id, so that a double tap or a retry applies once.
+its first write moves the match on from the version it read, and finds nothing to move when
+another change came first; it then decides again, holding the match. So two phones take turns,
+while most changes hold the match only for their few writes. A change may carry an operation
+id, so that a double tap or a retry applies once.
 Round versions never repeat within a match: a replacement counts on from the round's version,
 and a round entered after a deletion starts above every version a deleted round reached.
 """
@@ -22,14 +23,15 @@ from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, Round
 from scorekeeper.exports import counts_json
 from scorekeeper.models import Entry, Match, Operation, Round, db, utc_now
 from scorekeeper.problems import N_, Problem, ProblemsError
+from scorekeeper.rules import RuleSet
 from scorekeeper.store.match_state import (
     ENTRY,
     MATCH,
     ROUND,
     MatchState,
     StoredRound,
-    locked_version,
-    read_state,
+    held_state,
+    state_of,
 )
 from scorekeeper.store.matches import player_count, side_names
 from scorekeeper.store.operations import (
@@ -51,7 +53,10 @@ _UPDATE_ENTRY = ENTRY.update().where(
     (ENTRY.c.round_id == bindparam("round")) & (ENTRY.c.side_id == bindparam("side"))
 )
 _DELETE_ROUND = ROUND.delete().where(ROUND.c.id == bindparam("round"))
-_UPDATE_MATCH = MATCH.update().where(MATCH.c.id == bindparam("match"))
+# Moves the match on from the version a change read; changes no row when another came first.
+_CLAIM_MATCH = MATCH.update().where(
+    (MATCH.c.id == bindparam("match")) & (MATCH.c.version == bindparam("read_version"))
+)
 
 
 class StaleVersion(Exception):
@@ -67,6 +72,8 @@ class RoundNotFound(LookupError):
 
 
 Writes = Callable[[Connection], None]
+# A match to change: loaded, as the pages have it, or as a change reads it, as the API has it.
+MatchToChange = Match | MatchState
 
 
 @dataclass(frozen=True)
@@ -80,17 +87,19 @@ class Plan(Generic[Result]):
     round_version_floor: int = 0
 
 
-def add_round(match: Match, entry: RoundEntry, *, operation_id: str | None = None) -> ScoredRound:
+def add_round(
+    match: MatchToChange, entry: RoundEntry, *, operation_id: str | None = None
+) -> ScoredRound:
     """Store a new round; raise `ProblemsError` and store nothing when the domain refuses it.
 
     A repeated `operation_id` stores nothing and returns the round as the first call stored it.
     """
-    change = Change(match, ChangeKind.ADD, entry.round_number, operation_id)
-    return _write_once(change, partial(_add, entry), partial(replayed_round, match))
+    change = Change(match.id, ChangeKind.ADD, entry.round_number, operation_id)
+    return _write_once(change, match, partial(_add, entry), replayed_round)
 
 
 def replace_round(
-    match: Match,
+    match: MatchToChange,
     number: int,
     entry: RoundEntry,
     *,
@@ -101,55 +110,78 @@ def replace_round(
 
     A repeated `operation_id` stores nothing and returns the round as the first call stored it.
     """
-    change = Change(match, ChangeKind.REPLACE, number, operation_id)
+    change = Change(match.id, ChangeKind.REPLACE, number, operation_id)
     decide = partial(_replace, replace(entry, round_number=number), version)
-    return _write_once(change, decide, partial(replayed_round, match))
+    return _write_once(change, match, decide, replayed_round)
 
 
 def delete_round(
-    match: Match, number: int, *, version: int, operation_id: str | None = None
+    match: MatchToChange, number: int, *, version: int, operation_id: str | None = None
 ) -> None:
     """Delete a round read at `version`; raise `StaleVersion` when it changed since.
 
     A repeated `operation_id` deletes nothing more, whatever happened to the round since.
     """
-    change = Change(match, ChangeKind.DELETE, number, operation_id)
-    _write_once(change, partial(_delete, number, version), _deleted_before)
+    change = Change(match.id, ChangeKind.DELETE, number, operation_id)
+    _write_once(change, match, partial(_delete, number, version), _deleted_before)
 
 
 def _write_once(
     change: Change,
+    match: MatchToChange,
     decide: Callable[[MatchState], Plan[Result]],
-    replay: Callable[[Operation], Result],
+    replay_under: Callable[[RuleSet, Operation], Result],
 ) -> Result:
-    plan = _planned(change, decide, replay)  # without holding the match, which rarely changes
+    read = match if isinstance(match, MatchState) else state_of(match.id)
+    replay = partial(replay_under, read.rules)  # a match's rules never change
+    plan = _planned(change, decide, replay, read)  # without holding the match, which rarely changes
     if plan.writes is None:
         return plan.result
     with write_transaction():
-        if locked_version(change.match_id) != plan.version:
-            plan = _planned(change, decide, replay)  # another change came first: decide again
+        return applied_first(change, partial(_written, change, plan, decide, replay), replay)
+
+
+def _written(
+    change: Change,
+    plan: Plan[Result],
+    decide: Callable[[MatchState], Plan[Result]],
+    replay: Callable[[Operation], Result],
+) -> Result:
+    """Claim the match and make the plan's writes; when another change came first, decide again
+    holding the match, which a change then claims at the first try."""
+    while not _claimed(change.match_id, plan):
+        plan = _planned(change, decide, replay, held_state(change.match_id))
         if plan.writes is None:
             return plan.result
-        return applied_first(change, partial(_write, change, plan), replay)
-
-
-def _write(change: Change, plan: Plan[Result]) -> Result:
     assert plan.writes is not None, "a plan that writes"
-    connection = db.session.connection()
-    plan.writes(connection)
-    _touch(connection, change.match_id, plan)
+    plan.writes(db.session.connection())
     record(change, plan.result if isinstance(plan.result, ScoredRound) else None)
     return plan.result
+
+
+def _claimed(match_id: int, plan: Plan[Any]) -> bool:
+    """Move the match on from the version the plan was decided at, and hold it; tell whether it
+    was still at that version."""
+    values = {
+        "match": match_id,
+        "read_version": plan.version,
+        "version": plan.version + 1,
+        "round_version_floor": plan.round_version_floor,
+        "updated_at": utc_now(),
+    }
+    claimed: bool = db.session.connection().execute(_CLAIM_MATCH, values).rowcount == 1
+    return claimed
 
 
 def _planned(
     change: Change,
     decide: Callable[[MatchState], Plan[Result]],
     replay: Callable[[Operation], Result],
+    match: MatchState,
 ) -> Plan[Result]:
     if (applied := repeated(change)) is not None:
         return Plan(replay(applied))
-    return decide(read_state(change.match_id))
+    return decide(match)
 
 
 def _add(entry: RoundEntry, match: MatchState) -> Plan[ScoredRound]:
@@ -184,7 +216,7 @@ def _plan(
     return Plan(result, match.version, writes, floor)
 
 
-def _deleted_before(_operation: Operation) -> None:
+def _deleted_before(_rules: RuleSet, _operation: Operation) -> None:
     """Answer a repeated deletion as the first one: with nothing."""
 
 
@@ -215,16 +247,6 @@ def _update_round(
 def _delete_round(round_id: int, connection: Connection) -> None:
     # Its entries go with it: the schema deletes them on cascade.
     connection.execute(_DELETE_ROUND, {"round": round_id})
-
-
-def _touch(connection: Connection, match_id: int, plan: Plan[Any]) -> None:
-    values = {
-        "match": match_id,
-        "version": plan.version + 1,
-        "round_version_floor": plan.round_version_floor,
-        "updated_at": utc_now(),
-    }
-    connection.execute(_UPDATE_MATCH, values)
 
 
 def _round_at(match: MatchState, number: int, version: int) -> StoredRound:
