@@ -1,10 +1,10 @@
 """A match as a change to its rounds reads it: its version, rules, sides and stored rounds.
 
 Round changes are the app's busiest writes, and loading a match into ORM objects cost more than
-everything else one does; so they read the match in two Core statements, and write it with Core
-statements too (`scorekeeper.store.rounds`). The first read, made before the change holds the
-match, runs outside any transaction: the change compares the version it read when it writes,
-so a read that another change overtook is never written on.
+everything else one does; so they read the match in two statements run on the driver
+(`scorekeeper.store.statements`), and write it so too (`scorekeeper.store.rounds`). The first
+read, made before the change holds the match, runs outside any transaction: the change compares
+the version it read when it writes, so a read that another change overtook is never written on.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from itertools import groupby
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Connection, Row
+from sqlalchemy import Connection
 
 from scorekeeper.database import single_read
 from scorekeeper.entries import RoundEntry
@@ -24,6 +24,7 @@ from scorekeeper.models import Entry, Match, Player, Round, Side, db
 from scorekeeper.rules import RuleSet
 from scorekeeper.store.matches import stored_rules
 from scorekeeper.store.scores import Drafts, side_entry
+from scorekeeper.store.statements import DriverStatement
 
 MATCH, SIDE, PLAYER = Match.__table__, Side.__table__, Player.__table__
 ROUND, ENTRY = Round.__table__, Entry.__table__
@@ -46,9 +47,9 @@ _MATCH_AND_SIDES = (
     .join_from(MATCH, SIDE)
     .order_by(SIDE.c.position)
 )
-_BY_ID = _MATCH_AND_SIDES.where(MATCH.c.id == sa.bindparam("match"))
-_BY_PUBLIC_ID = _MATCH_AND_SIDES.where(MATCH.c.public_id == sa.bindparam("match"))
-_ROUNDS = (
+_BY_ID = DriverStatement(_MATCH_AND_SIDES.where(MATCH.c.id == sa.bindparam("match")))
+_BY_PUBLIC_ID = DriverStatement(_MATCH_AND_SIDES.where(MATCH.c.public_id == sa.bindparam("match")))
+_ROUNDS = DriverStatement(
     sa.select(
         ROUND.c.id.label("round_id"),
         ROUND.c.number,
@@ -60,7 +61,9 @@ _ROUNDS = (
     .order_by(ROUND.c.number)
 )
 # Every writer holds the match's row while it writes (SQLite: the whole database).
-_HOLD_MATCH = sa.select(MATCH.c.id).where(MATCH.c.id == sa.bindparam("match_id")).with_for_update()
+_HOLD_MATCH = DriverStatement(
+    sa.select(MATCH.c.id).where(MATCH.c.id == sa.bindparam("match_id")).with_for_update()
+)
 
 
 @dataclass(frozen=True)
@@ -110,21 +113,21 @@ def state_of(match_id: int) -> MatchState:
 def held_state(match_id: int) -> MatchState:
     """Return the match as stored now, holding it until the write transaction ends."""
     connection = db.session.connection()
-    connection.execute(_HOLD_MATCH, {"match_id": match_id})
+    _HOLD_MATCH.rows(connection, {"match_id": match_id})
     state = _read(connection, _BY_ID, match_id)
     assert state is not None, "a stored match"
     return state
 
 
-def _read(connection: Connection, by: sa.Select[Any], key: int | str) -> MatchState | None:
-    sides = connection.execute(by, {"match": key}).all()
+def _read(connection: Connection, by: DriverStatement, key: int | str) -> MatchState | None:
+    sides = by.rows(connection, {"match": key})
     if not sides:
         return None
     first = sides[0]
     names = tuple(row.side_name for row in sides)
     players = sum(row.players for row in sides)
     side_ids = tuple(row.side_id for row in sides)
-    rows = connection.execute(_ROUNDS, {"match_id": first.id})
+    rows = _ROUNDS.rows(connection, {"match_id": first.id})
     rounds = {
         number: _stored_round(number, list(entries), side_ids, names, players)
         for number, entries in groupby(rows, key=lambda row: row.number)
@@ -149,7 +152,7 @@ def _rules(settings: str) -> RuleSet:
 
 def _stored_round(
     number: int,
-    entries: list[Row[Any]],
+    entries: list[Any],
     side_ids: tuple[int, ...],
     names: tuple[str, ...],
     players: int,

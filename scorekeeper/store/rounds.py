@@ -44,18 +44,31 @@ from scorekeeper.store.operations import (
     replayed_round,
 )
 from scorekeeper.store.scores import ImpossibleRound, ScoredRound, numbered, scored_rounds
+from scorekeeper.store.statements import DriverStatement
 
-# Statements built once: their parameters name the rows, and the columns to set.
-_INSERT_ROUND = ROUND.insert()
-_INSERT_ENTRY = ENTRY.insert()
-_UPDATE_ROUND = ROUND.update().where(ROUND.c.id == bindparam("round"))
-_UPDATE_ENTRY = ENTRY.update().where(
-    (ENTRY.c.round_id == bindparam("round")) & (ENTRY.c.side_id == bindparam("side"))
+# Run on the driver, built once: their parameters name the rows, and the columns to set.
+_ENTRY_VALUES = tuple(c.name for c in ENTRY.c if c.name not in ("id", "round_id", "side_id"))
+_INSERT_ROUND = DriverStatement(
+    ROUND.insert().returning(ROUND.c.id),
+    columns=("match_id", "number", "version", "created_at", "updated_at"),
 )
-_DELETE_ROUND = ROUND.delete().where(ROUND.c.id == bindparam("round"))
+_INSERT_ENTRY = DriverStatement(ENTRY.insert(), columns=("round_id", "side_id", *_ENTRY_VALUES))
+_UPDATE_ROUND = DriverStatement(
+    ROUND.update().where(ROUND.c.id == bindparam("round")), columns=("version", "updated_at")
+)
+_UPDATE_ENTRY = DriverStatement(
+    ENTRY.update().where(
+        (ENTRY.c.round_id == bindparam("round")) & (ENTRY.c.side_id == bindparam("side"))
+    ),
+    columns=_ENTRY_VALUES,
+)
+_DELETE_ROUND = DriverStatement(ROUND.delete().where(ROUND.c.id == bindparam("round")))
 # Moves the match on from the version a change read; changes no row when another came first.
-_CLAIM_MATCH = MATCH.update().where(
-    (MATCH.c.id == bindparam("match")) & (MATCH.c.version == bindparam("read_version"))
+_CLAIM_MATCH = DriverStatement(
+    MATCH.update().where(
+        (MATCH.c.id == bindparam("match")) & (MATCH.c.version == bindparam("read_version"))
+    ),
+    columns=("version", "round_version_floor", "updated_at"),
 )
 
 
@@ -169,8 +182,7 @@ def _claimed(match_id: int, plan: Plan[Any]) -> bool:
         "round_version_floor": plan.round_version_floor,
         "updated_at": utc_now(),
     }
-    claimed: bool = db.session.connection().execute(_CLAIM_MATCH, values).rowcount == 1
-    return claimed
+    return _CLAIM_MATCH.run(db.session.connection(), values) == 1
 
 
 def _planned(
@@ -223,13 +235,13 @@ def _deleted_before(_rules: RuleSet, _operation: Operation) -> None:
 def _insert_round(match: MatchState, scored: ScoredRound, connection: Connection) -> None:
     now = utc_now()
     row = {"match_id": match.id, "number": scored.number, "version": scored.version}
-    inserted = connection.execute(_INSERT_ROUND, {**row, "created_at": now, "updated_at": now})
-    round_id = inserted.inserted_primary_key[0]
+    inserted = _INSERT_ROUND.rows(connection, {**row, "created_at": now, "updated_at": now})
+    round_id = inserted[0].id
     entries = [
         {"round_id": round_id, "side_id": side_id, **entry_columns(side)}
         for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
     ]
-    connection.execute(_INSERT_ENTRY, entries)
+    _INSERT_ENTRY.run_many(connection, entries)
 
 
 def _update_round(
@@ -239,14 +251,14 @@ def _update_round(
         {"round": round_id, "side": side_id, **entry_columns(side)}
         for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
     ]
-    connection.execute(_UPDATE_ENTRY, entries)
+    _UPDATE_ENTRY.run_many(connection, entries)
     row = {"round": round_id, "version": scored.version, "updated_at": utc_now()}
-    connection.execute(_UPDATE_ROUND, row)
+    _UPDATE_ROUND.run(connection, row)
 
 
 def _delete_round(round_id: int, connection: Connection) -> None:
     # Its entries go with it: the schema deletes them on cascade.
-    connection.execute(_DELETE_ROUND, {"round": round_id})
+    _DELETE_ROUND.run(connection, {"round": round_id})
 
 
 def _round_at(match: MatchState, number: int, version: int) -> StoredRound:
