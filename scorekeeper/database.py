@@ -174,7 +174,9 @@ def _begin_sqlite_transaction(connection: Connection) -> None:
     options = connection.get_execution_options()
     if options.get(SINGLE_READ_OPTION, False):
         return  # SQLite reads a statement on its own consistently, in a transaction of its own
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITE_OPTION, False) else "BEGIN")
+    begin = "BEGIN IMMEDIATE" if options.get(WRITE_OPTION, False) else "BEGIN"
+    # On the driver: every transaction begins so, and SQLAlchemy's execution costs more than it.
+    connection.connection.driver_connection.execute(begin)
 
 
 @contextmanager
@@ -198,10 +200,9 @@ def write_transaction() -> Iterator[None]:
     again inside the write. A block inside another write transaction joins it.
     """
     session = db.session()
-    if session.info.get(IN_WRITE_TRANSACTION):
+    if _joins_session_write(session):
         yield  # the enclosing write transaction commits or rolls back
         return
-    _end_read_transaction(session)
     with _serialized_writes():
         session.info[IN_WRITE_TRANSACTION] = True
         try:
@@ -213,6 +214,30 @@ def write_transaction() -> Iterator[None]:
             raise
         finally:
             del session.info[IN_WRITE_TRANSACTION]
+
+
+@contextmanager
+def write_connection() -> Iterator[Connection]:
+    """Yield a connection in a write transaction of its own, for writes made in Core or on the
+    driver, without the session's bookkeeping: commit when the block succeeds, roll back when
+    it fails. Like `write_transaction`, it first ends a read transaction the request's session
+    holds, and inside the session's write transaction joins it, on the session's connection."""
+    session = db.session() if db.session.registry.has() else None
+    if session is not None and _joins_session_write(session):
+        yield session.connection()
+        return
+    with _serialized_writes(), db.engine.connect() as connection:
+        with connection.execution_options(**{WRITE_OPTION: True}).begin():
+            yield connection
+
+
+def _joins_session_write(session: Session) -> bool:
+    """Tell whether the session is in a write transaction, which a new one joins; else end the
+    read transaction it may hold."""
+    if session.info.get(IN_WRITE_TRANSACTION):
+        return True
+    _end_read_transaction(session)
+    return False
 
 
 def _end_read_transaction(session: Session) -> None:

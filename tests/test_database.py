@@ -6,6 +6,7 @@ import fcntl
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -16,6 +17,7 @@ from flask_migrate import check, downgrade, upgrade
 from psycopg.pq import TransactionStatus
 from sqlalchemy import (
     Column,
+    Connection,
     Integer,
     MetaData,
     NullPool,
@@ -34,6 +36,7 @@ from scorekeeper.database import (
     has_wal_reset_bug,
     normalise_database_url,
     single_read,
+    write_connection,
     write_transaction,
 )
 from scorekeeper.models import Match, db
@@ -59,6 +62,22 @@ def sqlite_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Flas
 def any_app(request: pytest.FixtureRequest) -> Flask:
     """Return the run's app (SQLite with its protection, or PostgreSQL), then plain SQLite."""
     return request.getfixturevalue(request.param)
+
+
+Writing = Callable[[], AbstractContextManager[Connection]]
+
+
+@contextmanager
+def session_write() -> Iterator[Connection]:
+    """Run the block in the session's write transaction, yielding its connection."""
+    with write_transaction():
+        yield db.session.connection()
+
+
+@pytest.fixture(params=["session", "connection"])
+def writing(request: pytest.FixtureRequest) -> Writing:
+    """Return the session's write transaction, then a connection's own: both write alike."""
+    return session_write if request.param == "session" else write_connection
 
 
 @pytest.fixture
@@ -158,9 +177,11 @@ def test_every_sqlite_connection_is_durable_and_waits_for_locks(
         assert db.session.scalar(text(f"PRAGMA {pragma}")) == value
 
 
-def test_a_write_transaction_holds_the_sqlite_write_lock_from_its_start(sqlite_app: Flask) -> None:
+def test_a_write_transaction_holds_the_sqlite_write_lock_from_its_start(
+    sqlite_app: Flask, writing: Writing
+) -> None:
     other = other_connection(sqlite_app)
-    with sqlite_app.app_context(), write_transaction():
+    with sqlite_app.app_context(), writing():
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             other.execute("BEGIN IMMEDIATE")
     other.execute("BEGIN IMMEDIATE")  # free again once it committed
@@ -220,7 +241,7 @@ def test_a_single_read_survives_a_postgresql_restart(app: Flask) -> None:
 
 
 def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
-    any_app: Flask, with_counter: Callable[[], int]
+    any_app: Flask, with_counter: Callable[[], int], writing: Writing
 ) -> None:
     threads, increments = 4, 25
     errors: list[BaseException] = []
@@ -229,11 +250,11 @@ def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
         with any_app.app_context():
             for _ in range(increments):
                 try:
-                    with write_transaction():
+                    with writing() as connection:
                         # Read, then write: a deferred SQLite transaction fails here when
                         # another writer committed in between ("database is locked").
-                        n = db.session.scalar(select(counter.c.n).with_for_update())
-                        db.session.execute(update(counter).values(n=n + 1))
+                        n = connection.scalar(select(counter.c.n).with_for_update())
+                        connection.execute(update(counter).values(n=n + 1))
                 except BaseException as error:  # noqa: BLE001  (reported by the assertion)
                     errors.append(error)
 
@@ -247,11 +268,11 @@ def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
 
 
 def test_a_failed_write_transaction_stores_nothing(
-    any_app: Flask, with_counter: Callable[[], int]
+    any_app: Flask, with_counter: Callable[[], int], writing: Writing
 ) -> None:
     with any_app.app_context(), pytest.raises(ZeroDivisionError):
-        with write_transaction():
-            db.session.execute(update(counter).values(n=5))
+        with writing() as connection:
+            connection.execute(update(counter).values(n=5))
             _ = 1 / 0
     assert with_counter() == 0
 
@@ -267,13 +288,26 @@ def test_a_write_transaction_inside_another_joins_it(
     assert with_counter() == 0
 
 
-def test_a_read_transaction_before_a_write_ends_and_the_write_commits(
+def test_a_write_connection_inside_a_write_transaction_joins_it(
     any_app: Flask, with_counter: Callable[[], int]
+) -> None:
+    with any_app.app_context(), pytest.raises(ZeroDivisionError):
+        with write_transaction():
+            with write_connection() as connection:
+                assert connection is db.session.connection()
+                connection.execute(update(counter).values(n=5))
+            _ = 1 / 0
+    assert with_counter() == 0
+
+
+def test_a_read_transaction_before_a_write_ends_and_the_write_commits(
+    any_app: Flask, with_counter: Callable[[], int], writing: Writing
 ) -> None:
     with any_app.app_context():
         assert db.session.scalar(select(counter.c.n)) == 0
-        with write_transaction():
-            db.session.execute(update(counter).values(n=counter.c.n + 1))
+        with writing() as connection:
+            connection.execute(update(counter).values(n=counter.c.n + 1))
+        assert not db.session().in_transaction()  # its snapshot would hide the write
     assert with_counter() == 1
 
 
@@ -295,7 +329,11 @@ def test_the_write_lock_file_excludes_every_other_holder(tmp_path: Path) -> None
     ("fixed_driver", "serialized"), [(None, True), (sqlite3, False)], ids=["affected", "fixed"]
 )
 def test_writes_are_serialized_only_where_the_sqlite_in_use_has_the_wal_reset_bug(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fixed_driver: Any, serialized: bool
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    fixed_driver: Any,
+    serialized: bool,
+    writing: Writing,
 ) -> None:
     monkeypatch.setattr(database, "_sqlite_driver", lambda: fixed_driver)
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'score.sqlite'}"})
@@ -303,7 +341,7 @@ def test_writes_are_serialized_only_where_the_sqlite_in_use_has_the_wal_reset_bu
     assert (lock is not None) is serialized
     if lock is not None:
         assert lock.path == tmp_path / "score.sqlite.write-lock"
-        with app.app_context(), write_transaction():
+        with app.app_context(), writing():
             assert not write_lock_is_free(lock)
         assert write_lock_is_free(lock)
 

@@ -175,7 +175,7 @@ def test_the_unique_id_decides_when_a_twin_was_stored_after_the_lookup(
     store.delete_round(match, 1, version=1)  # the round goes; the operation stays
     looked_up, lookups = operations._applied, []
 
-    def missed_once(change: operations.Change) -> Operation | None:
+    def missed_once(change: operations.Change) -> operations.AppliedOperation | None:
         lookups.append(change)  # as if the twin committed just after this first lookup
         return None if len(lookups) == 1 else looked_up(change)
 

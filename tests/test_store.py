@@ -376,9 +376,9 @@ def another_phone_meanwhile(
     versions: list[int] = []
     this_phone = threading.get_ident()
 
-    def interrupting(read: Callable[[int], match_state.MatchState]) -> Callable[..., object]:
-        def read_then_interrupted(match_id: int) -> match_state.MatchState:
-            state = read(match_id)
+    def interrupting(read: Callable[..., match_state.MatchState]) -> Callable[..., object]:
+        def read_then_interrupted(*args: object) -> match_state.MatchState:
+            state = read(*args)
             if threading.get_ident() != this_phone:
                 return state
             versions.append(state.version)

@@ -19,15 +19,19 @@ import secrets
 from datetime import timedelta
 from functools import partial
 
+from sqlalchemy import Connection, bindparam
+
 from scorekeeper.database import write_transaction
-from scorekeeper.models import Match, Operation, db, utc_now
+from scorekeeper.models import Match, db, utc_now
 from scorekeeper.store.matches import EDIT_TOKEN_BYTES, token_digest, token_opens
-from scorekeeper.store.operations import Change, ChangeKind, once, record
+from scorekeeper.store.operations import AppliedOperation, Change, ChangeKind, once, record
 
 # A double tap or a resent form comes within seconds, a retry after a lost answer within minutes.
 REPEAT_WINDOW = timedelta(minutes=10)
 # Sets these HMACs apart from every other use of the secret key (sessions, CSRF tokens).
 PURPOSE = b"scorekeeper new edit token"
+_MATCH = Match.__table__
+_NEW_TOKEN = _MATCH.update().where(_MATCH.c.id == bindparam("match"))
 
 
 class TokenRefused(Exception):
@@ -47,27 +51,33 @@ def rotate_token_once(
     with write_transaction():
         # Hold the match, so that a twin request waits for this one, and read its token afresh.
         db.session.refresh(match, ["edit_token_hash"], with_for_update=True)
+        connection = db.session.connection()
         return once(
+            connection,
             change,
-            partial(_rotate, change, match, token, secret),
+            partial(_rotate, connection, change, match, token, secret),
             partial(_repeat, change, match, token, secret),
         )
 
 
-def _rotate(change: Change, match: Match, token: str, secret: str | bytes) -> str:
+def _rotate(
+    connection: Connection, change: Change, match: Match, token: str, secret: str | bytes
+) -> str:
     if not token_opens(match, token):
         raise TokenRefused
     if change.operation_id is None:
         new_token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
     else:
         new_token = derived_token(secret, match.public_id, change.operation_id, token)
-    match.edit_token_hash = token_digest(new_token)
-    record(change, None)
+    # In Core, as the operation's own row is written: a savepoint then undoes both together.
+    values = {"match": change.match_id, "edit_token_hash": token_digest(new_token)}
+    connection.execute(_NEW_TOKEN, values)
+    record(connection, change, None)
     return new_token
 
 
 def _repeat(
-    change: Change, match: Match, token: str, secret: str | bytes, applied: Operation
+    change: Change, match: Match, token: str, secret: str | bytes, applied: AppliedOperation
 ) -> str:
     assert change.operation_id is not None, "only a change under an operation id repeats"
     new_token = derived_token(secret, match.public_id, change.operation_id, token)

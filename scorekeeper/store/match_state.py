@@ -20,7 +20,7 @@ from sqlalchemy import Connection
 
 from scorekeeper.database import single_read
 from scorekeeper.entries import RoundEntry
-from scorekeeper.models import Entry, Match, Player, Round, Side, db
+from scorekeeper.models import Entry, Match, Player, Round, Side
 from scorekeeper.rules import RuleSet
 from scorekeeper.store.matches import stored_rules
 from scorekeeper.store.scores import Drafts, side_entry
@@ -110,9 +110,9 @@ def state_of(match_id: int) -> MatchState:
     return state
 
 
-def held_state(match_id: int) -> MatchState:
-    """Return the match as stored now, holding it until the write transaction ends."""
-    connection = db.session.connection()
+def held_state(connection: Connection, match_id: int) -> MatchState:
+    """Return the match as stored now, holding it until the write transaction on `connection`
+    ends."""
     _HOLD_MATCH.rows(connection, {"match_id": match_id})
     state = _read(connection, _BY_ID, match_id)
     assert state is not None, "a stored match"

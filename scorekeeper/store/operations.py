@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam
+import sqlalchemy as sa
+from sqlalchemy import Connection, Row, bindparam
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.database import single_read
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import side_entry_json
-from scorekeeper.models import Operation, db, utc_now
+from scorekeeper.models import Operation, utc_now
 from scorekeeper.payloads import parse_round
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import RuleSet
@@ -32,10 +34,15 @@ OPERATION = Operation.__table__
 # Built once, as the round writes are: a statement built per call is hashed again each time.
 _INSERT_OPERATION = OPERATION.insert()
 _FORGET_OPERATIONS = OPERATION.delete().where(OPERATION.c.created_at < bindparam("oldest_kept"))
+_APPLIED = sa.select(OPERATION).where(
+    (OPERATION.c.id == bindparam("id")) & (OPERATION.c.created_at >= bindparam("oldest_kept"))
+)
 # Double taps and retries come within minutes; a form left open for days is stale anyway.
 KEEP_OPERATIONS = timedelta(days=2)
 
 Result = TypeVar("Result")
+# An operation's stored row: its `Operation` columns, read in Core.
+AppliedOperation = Row[Any]
 
 
 class ChangeKind(enum.StrEnum):
@@ -61,29 +68,37 @@ class OperationIdRefused(ProblemsError):
 
 
 def once(
-    change: Change, apply: Callable[[], Result], replay: Callable[[Operation], Result]
+    connection: Connection,
+    change: Change,
+    apply: Callable[[], Result],
+    replay: Callable[[AppliedOperation], Result],
 ) -> Result:
     """Apply the change, unless its operation id was applied before: then replay that result.
 
-    Runs inside the write transaction that holds the match; `apply` calls `record`.
+    Runs inside the write transaction on `connection`, which holds the match; `apply` writes on
+    it and calls `record`.
     """
     if (applied := repeated(change)) is not None:
         return replay(applied)
-    return applied_first(change, apply, replay)
+    return applied_first(connection, change, apply, replay)
 
 
 def applied_first(
-    change: Change, apply: Callable[[], Result], replay: Callable[[Operation], Result]
+    connection: Connection,
+    change: Change,
+    apply: Callable[[], Result],
+    replay: Callable[[AppliedOperation], Result],
 ) -> Result:
     """Apply the change, which `apply` records; when a twin request under the same operation id
     committed first, undo this work and replay the twin's result instead.
 
-    Runs inside the write transaction that holds the match.
+    Runs inside the write transaction on `connection`, which holds the match; `apply` writes on
+    it, in Core or on the driver, so that the savepoint undoes all it wrote.
     """
     if change.operation_id is None:
         return apply()
     try:
-        with db.session.begin_nested():
+        with connection.begin_nested():
             return apply()
     except IntegrityError:  # the operation id, stored since this request looked it up
         if (applied := repeated(change)) is None:
@@ -91,20 +106,24 @@ def applied_first(
         return replay(applied)
 
 
-def repeated(change: Change) -> Operation | None:
+def repeated(change: Change) -> AppliedOperation | None:
     """Return the operation stored under the change's operation id, if it was applied before;
-    raise `OperationIdRefused` for a malformed id, or one used for another change."""
+    raise `OperationIdRefused` for a malformed id, or one used for another change.
+
+    Reads what is committed, on a connection of its own: inside a write transaction too, where
+    what matters is a twin request's operation, never the transaction's own.
+    """
     if change.operation_id is None:
         return None
     _check_id(change.operation_id)
     return _applied(change)
 
 
-def record(change: Change, scored: ScoredRound | None) -> None:
-    """Keep what the change stored (None for a deletion) under its operation id, if any."""
+def record(connection: Connection, change: Change, scored: ScoredRound | None) -> None:
+    """Keep what the change stored (None for a deletion) under its operation id, if any, in the
+    write transaction on `connection`."""
     if change.operation_id is None:
         return
-    connection = db.session.connection()
     # One indexed range delete per write under an id, which mostly deletes nothing.
     connection.execute(_FORGET_OPERATIONS, {"oldest_kept": _oldest_kept()})
     operation = {
@@ -119,7 +138,7 @@ def record(change: Change, scored: ScoredRound | None) -> None:
     connection.execute(_INSERT_OPERATION, operation)
 
 
-def replayed_round(rules: RuleSet, operation: Operation) -> ScoredRound:
+def replayed_round(rules: RuleSet, operation: AppliedOperation) -> ScoredRound:
     """Return the round as the operation stored it, scored again under the match's rules."""
     number, version, stored = operation.round_number, operation.round_version, operation.entry
     assert number is not None and version is not None and stored is not None, "a round stored"
@@ -150,12 +169,11 @@ def _printable_ascii(text: str) -> bool:
     return text.isascii() and text.isprintable()
 
 
-def _applied(change: Change) -> Operation | None:
+def _applied(change: Change) -> AppliedOperation | None:
     """Return the operation stored under the change's id, refusing one of another change."""
-    stored = db.select(Operation).where(
-        Operation.id == change.operation_id, Operation.created_at >= _oldest_kept()
-    )
-    applied = db.session.scalar(stored)
+    with single_read() as connection:
+        params = {"id": change.operation_id, "oldest_kept": _oldest_kept()}
+        applied = connection.execute(_APPLIED, params).one_or_none()
     if applied is None:
         return None
     if (applied.match_id, applied.kind, applied.round_number) != (

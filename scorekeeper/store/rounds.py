@@ -18,10 +18,10 @@ from typing import Any, Generic
 
 from sqlalchemy import Connection, bindparam
 
-from scorekeeper.database import write_transaction
+from scorekeeper.database import write_connection
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.exports import counts_json
-from scorekeeper.models import Entry, Match, Operation, Round, db, utc_now
+from scorekeeper.models import Entry, Match, Round, utc_now
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import RuleSet
 from scorekeeper.store.match_state import (
@@ -35,6 +35,7 @@ from scorekeeper.store.match_state import (
 )
 from scorekeeper.store.matches import player_count, side_names
 from scorekeeper.store.operations import (
+    AppliedOperation,
     Change,
     ChangeKind,
     Result,
@@ -143,36 +144,38 @@ def _write_once(
     change: Change,
     match: MatchToChange,
     decide: Callable[[MatchState], Plan[Result]],
-    replay_under: Callable[[RuleSet, Operation], Result],
+    replay_under: Callable[[RuleSet, AppliedOperation], Result],
 ) -> Result:
     read = match if isinstance(match, MatchState) else state_of(match.id)
     replay = partial(replay_under, read.rules)  # a match's rules never change
     plan = _planned(change, decide, replay, read)  # without holding the match, which rarely changes
     if plan.writes is None:
         return plan.result
-    with write_transaction():
-        return applied_first(change, partial(_written, change, plan, decide, replay), replay)
+    with write_connection() as connection:
+        written = partial(_written, connection, change, plan, decide, replay)
+        return applied_first(connection, change, written, replay)
 
 
 def _written(
+    connection: Connection,
     change: Change,
     plan: Plan[Result],
     decide: Callable[[MatchState], Plan[Result]],
-    replay: Callable[[Operation], Result],
+    replay: Callable[[AppliedOperation], Result],
 ) -> Result:
     """Claim the match and make the plan's writes; when another change came first, decide again
     holding the match, which a change then claims at the first try."""
-    while not _claimed(change.match_id, plan):
-        plan = _planned(change, decide, replay, held_state(change.match_id))
+    while not _claimed(connection, change.match_id, plan):
+        plan = _planned(change, decide, replay, held_state(connection, change.match_id))
         if plan.writes is None:
             return plan.result
     assert plan.writes is not None, "a plan that writes"
-    plan.writes(db.session.connection())
-    record(change, plan.result if isinstance(plan.result, ScoredRound) else None)
+    plan.writes(connection)
+    record(connection, change, plan.result if isinstance(plan.result, ScoredRound) else None)
     return plan.result
 
 
-def _claimed(match_id: int, plan: Plan[Any]) -> bool:
+def _claimed(connection: Connection, match_id: int, plan: Plan[Any]) -> bool:
     """Move the match on from the version the plan was decided at, and hold it; tell whether it
     was still at that version."""
     values = {
@@ -182,13 +185,13 @@ def _claimed(match_id: int, plan: Plan[Any]) -> bool:
         "round_version_floor": plan.round_version_floor,
         "updated_at": utc_now(),
     }
-    return _CLAIM_MATCH.run(db.session.connection(), values) == 1
+    return _CLAIM_MATCH.run(connection, values) == 1
 
 
 def _planned(
     change: Change,
     decide: Callable[[MatchState], Plan[Result]],
-    replay: Callable[[Operation], Result],
+    replay: Callable[[AppliedOperation], Result],
     match: MatchState,
 ) -> Plan[Result]:
     if (applied := repeated(change)) is not None:
@@ -228,7 +231,7 @@ def _plan(
     return Plan(result, match.version, writes, floor)
 
 
-def _deleted_before(_rules: RuleSet, _operation: Operation) -> None:
+def _deleted_before(_rules: RuleSet, _operation: AppliedOperation) -> None:
     """Answer a repeated deletion as the first one: with nothing."""
 
 
