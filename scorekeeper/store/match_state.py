@@ -1,7 +1,7 @@
 """A match as a change to its rounds reads it: its version, rules, sides and stored rounds.
 
 Round changes are the app's busiest writes, and loading a match into ORM objects cost more than
-everything else one does; so they read the match in two statements run on the driver
+everything else one does; so they read the match in one statement run on the driver
 (`scorekeeper.store.statements`), and write it so too (`scorekeeper.store.rounds`). The first
 read, made before the change holds the match, runs outside any transaction: the change compares
 the version it read when it writes, so a read that another change overtook is never written on.
@@ -32,7 +32,9 @@ ROUND, ENTRY = Round.__table__, Entry.__table__
 RULE_SETS_KEPT = 256
 
 _PLAYERS = sa.select(sa.func.count()).where(PLAYER.c.side_id == SIDE.c.id).scalar_subquery()
-_MATCH_AND_SIDES = (
+# One row per side and round, rounds in order and sides in seating order; before the first
+# round, one row per side with no round.
+_MATCH_SIDES_AND_ROUNDS = (
     sa.select(
         MATCH.c.id,
         MATCH.c.edit_token_hash,
@@ -43,22 +45,19 @@ _MATCH_AND_SIDES = (
         SIDE.c.id.label("side_id"),
         SIDE.c.name.label("side_name"),
         _PLAYERS.label("players"),
-    )
-    .join_from(MATCH, SIDE)
-    .order_by(SIDE.c.position)
-)
-_BY_ID = DriverStatement(_MATCH_AND_SIDES.where(MATCH.c.id == sa.bindparam("match")))
-_BY_PUBLIC_ID = DriverStatement(_MATCH_AND_SIDES.where(MATCH.c.public_id == sa.bindparam("match")))
-_ROUNDS = DriverStatement(
-    sa.select(
         ROUND.c.id.label("round_id"),
         ROUND.c.number,
-        ROUND.c.version,
-        *(column for column in ENTRY.c if column.name not in ("id", "round_id")),
+        ROUND.c.version.label("round_version"),
+        *(column for column in ENTRY.c if column.name not in ("id", "round_id", "side_id")),
     )
-    .join_from(ROUND, ENTRY)
-    .where(ROUND.c.match_id == sa.bindparam("match_id"))
-    .order_by(ROUND.c.number)
+    .join_from(MATCH, SIDE)
+    .outerjoin(ENTRY, ENTRY.c.side_id == SIDE.c.id)
+    .outerjoin(ROUND, ROUND.c.id == ENTRY.c.round_id)
+    .order_by(ROUND.c.number, SIDE.c.position)
+)
+_BY_ID = DriverStatement(_MATCH_SIDES_AND_ROUNDS.where(MATCH.c.id == sa.bindparam("match")))
+_BY_PUBLIC_ID = DriverStatement(
+    _MATCH_SIDES_AND_ROUNDS.where(MATCH.c.public_id == sa.bindparam("match"))
 )
 # Every writer holds the match's row while it writes (SQLite: the whole database).
 _HOLD_MATCH = DriverStatement(
@@ -120,18 +119,15 @@ def held_state(connection: Connection, match_id: int) -> MatchState:
 
 
 def _read(connection: Connection, by: DriverStatement, key: int | str) -> MatchState | None:
-    sides = by.rows(connection, {"match": key})
-    if not sides:
+    rows = by.rows(connection, {"match": key})
+    if not rows:
         return None
-    first = sides[0]
-    names = tuple(row.side_name for row in sides)
-    players = sum(row.players for row in sides)
-    side_ids = tuple(row.side_id for row in sides)
-    rows = _ROUNDS.rows(connection, {"match_id": first.id})
-    rounds = {
-        number: _stored_round(number, list(entries), side_ids, names, players)
-        for number, entries in groupby(rows, key=lambda row: row.number)
-    }
+    by_round = [(number, list(sides)) for number, sides in groupby(rows, lambda row: row.number)]
+    seated = by_round[0][1]  # every round has a row for each side, in seating order
+    names = tuple(row.side_name for row in seated)
+    players = sum(row.players for row in seated)
+    side_ids = tuple(row.side_id for row in seated)
+    first = rows[0]
     return MatchState(
         id=first.id,
         edit_token_hash=first.edit_token_hash,
@@ -141,7 +137,11 @@ def _read(connection: Connection, by: DriverStatement, key: int | str) -> MatchS
         side_ids=side_ids,
         side_names=names,
         players=players,
-        rounds=rounds,
+        rounds={
+            number: _stored_round(number, entries, names, players)
+            for number, entries in by_round
+            if number is not None
+        },
     )
 
 
@@ -151,14 +151,11 @@ def _rules(settings: str) -> RuleSet:
 
 
 def _stored_round(
-    number: int,
-    entries: list[Any],
-    side_ids: tuple[int, ...],
-    names: tuple[str, ...],
-    players: int,
+    number: int, entries: list[Any], names: tuple[str, ...], players: int
 ) -> StoredRound:
-    by_side = {entry.side_id: entry for entry in entries}
-    pairs = zip(side_ids, names, strict=True)
-    sides = tuple(side_entry(by_side[side], name) for side, name in pairs)
+    """Return a round from its rows, one per side in seating order."""
+    sides = tuple(side_entry(entry, name) for entry, name in zip(entries, names, strict=True))
     first = entries[0]
-    return StoredRound(first.round_id, first.version, RoundEntry(number, sides, players=players))
+    return StoredRound(
+        first.round_id, first.round_version, RoundEntry(number, sides, players=players)
+    )
