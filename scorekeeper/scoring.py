@@ -80,12 +80,14 @@ def round_meld_minimum(rules: RuleSet, round_number: int) -> int | None:
     return rules.meld_minimum(round_number)
 
 
-def score_round(rules: RuleSet, entry: RoundEntry) -> RoundScore:
+def score_round(rules: RuleSet, entry: RoundEntry, *, checked: bool = False) -> RoundScore:
     """Validate a round and return every side's score with its breakdown.
 
-    Raises `ProblemsError` when the entry is impossible under `rules`.
+    Raises `ProblemsError` when the entry is impossible under `rules`. A `checked` entry was
+    validated under these rules and running scores already, and is not validated again.
     """
-    check_round(rules, entry)
+    if not checked:
+        check_round(rules, entry)
     sides = tuple(
         SideScore(
             name=side.name,

@@ -234,6 +234,14 @@ def test_a_round_that_is_impossible_is_refused_rather_than_scored() -> None:
         score_round(STANDARD, RoundEntry(1, (SideEntry(name="Us", melded=45),)))
 
 
+def test_a_round_checked_before_is_scored_without_being_checked_again() -> None:
+    under_minimum = RoundEntry(1, (SideEntry(name="Us", melded=45),))
+
+    score = score_round(STANDARD, under_minimum, checked=True)
+
+    assert score.sides[0].score == 45
+
+
 def test_by_score_the_round_has_no_single_minimum_but_each_side_has_its_own() -> None:
     sides = (
         SideEntry(name="Behind", melded=15, running_score=-200),

@@ -18,6 +18,7 @@ from scorekeeper.models import Entry, Match, Round, db
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS, build_rules
 from scorekeeper.store import match_state, rounds
+from scorekeeper.store.scores import ImpossibleRound, scored_rounds
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, Stored
@@ -242,6 +243,18 @@ def test_an_earlier_round_that_would_break_a_later_one_is_refused(stored: Stored
     assert problem_fields(error) == {"round"}
     assert "round 2" in error.value.problems[0].message()
     assert [row.number for row in match.rounds] == [2]
+
+
+def test_rounds_checked_when_stored_are_scored_without_being_checked_again() -> None:
+    under_minimum = RoundEntry(1, (SideEntry(melded=45), SideEntry(melded=50)))
+    drafts = {1: (1, under_minimum), 2: (1, round_of(2, WENT_OUT, STAYED_IN))}
+
+    scored = scored_rounds(build_rules("standard"), drafts, checked_before=2)
+
+    assert [side.score for side in scored[0].score.sides] == [45, 50]
+    with pytest.raises(ImpossibleRound) as refused:
+        scored_rounds(build_rules("standard"), drafts, checked_before=1)
+    assert refused.value.round_number == 1
 
 
 # -- Editing and deleting rounds -----------------------------------------------------------------

@@ -306,7 +306,8 @@ def _rescored(
     if change is not None:
         drafts[number] = change
     try:
-        return scored_rounds(match.rules, drafts)
+        # The rounds before the change are as they were stored, after the same rounds.
+        return scored_rounds(match.rules, drafts, checked_before=number)
     except ImpossibleRound as error:
         if error.round_number == number:
             raise

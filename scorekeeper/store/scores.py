@@ -77,10 +77,14 @@ def running_scores_before(match: Match, round_number: int) -> tuple[int, ...]:
     return totals
 
 
-def scored_rounds(rules: RuleSet, drafts: Drafts) -> tuple[ScoredRound, ...]:
+def scored_rounds(
+    rules: RuleSet, drafts: Drafts, *, checked_before: int = 0
+) -> tuple[ScoredRound, ...]:
     """Score the rounds in order, each side's running score the sum of its earlier rounds.
 
-    Raises `ImpossibleRound` for the first round the domain refuses.
+    Raises `ImpossibleRound` for the first round the domain refuses. Rounds numbered below
+    `checked_before` were checked when they were stored, and no round before them has changed
+    since: they are not checked again.
     """
     totals: tuple[int, ...] | None = None
     rounds = []
@@ -95,7 +99,7 @@ def scored_rounds(rules: RuleSet, drafts: Drafts) -> tuple[ScoredRound, ...]:
             ),
         )
         try:
-            score = score_round(rules, entry)
+            score = score_round(rules, entry, checked=number < checked_before)
         except ProblemsError as error:
             raise ImpossibleRound(number, error.problems) from None
         rounds.append(ScoredRound(number=number, version=version, entry=entry, score=score))
