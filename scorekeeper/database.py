@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
@@ -50,6 +50,7 @@ WRITE_OPTION = "scorekeeper_write"  # execution option: this transaction begins 
 IN_WRITE_TRANSACTION = "scorekeeper_in_write_transaction"  # Session.info key
 SINGLE_READ_OPTION = "scorekeeper_single_read"  # execution option: one SELECT, no BEGIN
 EXTENSION_KEY = "scorekeeper.database"
+OWN_CONNECTION = "scorekeeper_connection"  # flask.g attribute
 
 
 def has_wal_reset_bug(version: Version) -> bool:
@@ -111,6 +112,7 @@ def init_app(app: Flask) -> None:
         _add_engine_options(app, {"pool_pre_ping": True})  # survive a database restart
         db.init_app(app)
         app.extensions[EXTENSION_KEY] = DatabaseSetup()
+    app.teardown_appcontext(_give_back_own_connection)
 
 
 def _add_engine_options(app: Flask, defaults: dict[str, Any]) -> None:
@@ -181,15 +183,23 @@ def _begin_sqlite_transaction(connection: Connection) -> None:
 
 @contextmanager
 def single_read() -> Iterator[Connection]:
-    """Yield a connection of its own for one SELECT, outside the request's session: the
-    cheapest read there is, which skips the BEGIN and ROLLBACK that a transaction would cost."""
-    with db.engine.connect() as connection:
-        options: dict[str, Any] = {SINGLE_READ_OPTION: True}
-        if connection.dialect.name == "postgresql":
-            # psycopg then sends the SELECT alone, two round trips fewer; the pool's pre-ping
-            # stays, and the connection goes back to the pool in transaction mode again.
-            options["isolation_level"] = "AUTOCOMMIT"
-        yield connection.execution_options(**options)
+    """Yield the app context's own connection, outside the session, for one SELECT: the cheapest
+    read there is, which skips the BEGIN and ROLLBACK that a transaction would cost. Inside the
+    write transaction of `write_connection`, the read is part of it."""
+    connection = _own_connection()
+    if connection.in_transaction():
+        yield connection
+        return
+    options: dict[str, Any] = {SINGLE_READ_OPTION: True}
+    if connection.dialect.name == "postgresql":
+        # psycopg then sends the SELECT alone, two round trips fewer; the pool's pre-ping stays,
+        # and the connection goes back to the pool in transaction mode again.
+        options["isolation_level"] = "AUTOCOMMIT"
+    try:
+        yield _with_options(connection, options)
+    finally:
+        if connection.in_transaction():
+            connection.rollback()  # SQLAlchemy's, begun in name only: the driver began none
 
 
 @contextmanager
@@ -226,9 +236,37 @@ def write_connection() -> Iterator[Connection]:
     if session is not None and _joins_session_write(session):
         yield session.connection()
         return
-    with _serialized_writes(), db.engine.connect() as connection:
-        with connection.execution_options(**{WRITE_OPTION: True}).begin():
-            yield connection
+    connection = _own_connection()
+    options: dict[str, Any] = {SINGLE_READ_OPTION: False, WRITE_OPTION: True}
+    if connection.dialect.name == "postgresql":
+        options["isolation_level"] = connection.default_isolation_level
+    with _serialized_writes(), _with_options(connection, options).begin():
+        yield connection
+
+
+def _own_connection() -> Connection:
+    """Return the app context's own connection outside the session: taken from the pool when
+    first asked for and given back when the context ends, so that a request's reads and its
+    write take it once (on PostgreSQL, one pre-ping)."""
+    connection: Connection | None = g.get(OWN_CONNECTION)
+    if connection is None:
+        connection = db.engine.connect()
+        setattr(g, OWN_CONNECTION, connection)
+    return connection
+
+
+def _give_back_own_connection(_error: BaseException | None) -> None:
+    connection: Connection | None = g.pop(OWN_CONNECTION, None)
+    if connection is not None:
+        connection.close()
+
+
+def _with_options(connection: Connection, options: dict[str, Any]) -> Connection:
+    """Set the options the connection does not have yet: setting an isolation level again
+    would queue another reset for when it goes back to the pool."""
+    current = connection.get_execution_options()
+    changed = {key: value for key, value in options.items() if current.get(key) != value}
+    return connection.execution_options(**changed) if changed else connection
 
 
 def _joins_session_write(session: Session) -> bool:

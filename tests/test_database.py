@@ -213,9 +213,10 @@ def test_a_single_read_runs_outside_any_transaction(any_app: Flask) -> None:
 
 
 def test_a_connection_back_from_a_single_read_begins_transactions_again(any_app: Flask) -> None:
-    with any_app.app_context():
+    with any_app.app_context():  # a request, which gives its connection back as it ends
         with single_read() as connection:
             driver = connection.connection.dbapi_connection
+    with any_app.app_context():
         if db.engine.dialect.name == "sqlite":
             assert driver.isolation_level is None  # SQLAlchemy emits BEGIN itself, as before
         else:
@@ -223,6 +224,26 @@ def test_a_connection_back_from_a_single_read_begins_transactions_again(any_app:
         with db.engine.connect() as later:
             later.scalar(text("SELECT 1"))
             assert driver_in_transaction(later.connection.dbapi_connection)
+
+
+def test_reads_and_a_write_of_one_request_take_one_connection(any_app: Flask) -> None:
+    with any_app.app_context():
+        with single_read() as connection:
+            read_on = connection.connection.dbapi_connection
+        with write_connection() as connection:
+            written_on = connection.connection.dbapi_connection
+        with single_read() as connection:
+            assert connection.connection.dbapi_connection is read_on is written_on
+            assert not driver_in_transaction(read_on)
+
+
+def test_a_single_read_inside_a_write_connection_reads_in_its_transaction(
+    any_app: Flask, with_counter: Callable[[], int]
+) -> None:
+    with any_app.app_context(), write_connection() as connection:
+        connection.execute(update(counter).values(n=7))
+        with single_read() as reading:
+            assert reading.scalar(select(counter.c.n)) == 7
 
 
 def test_a_single_read_survives_a_postgresql_restart(app: Flask) -> None:
@@ -236,8 +257,8 @@ def test_a_single_read_survives_a_postgresql_restart(app: Flask) -> None:
         with admin.connect() as other:  # a restart ends every connection, as this does
             assert other.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
         admin.dispose()
-        with single_read() as connection:
-            assert connection.scalar(text("SELECT pg_backend_pid()")) != pid
+    with app.app_context(), single_read() as connection:  # the next request's read
+        assert connection.scalar(text("SELECT pg_backend_pid()")) != pid
 
 
 def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
