@@ -48,6 +48,10 @@ BIN = Path(sys.executable).parent
 CLIENTS, THREADS, WORKERS = 16, 2, 2
 ROUNDS = 4  # the standard preset's, which seed.py stores
 FLOOR_ROWS = 1_000
+# Matches whose rounds are entered side by side, as at tables that each keep their own. A
+# match's next round comes this many requests later, so no two of the 16 in flight at once
+# are for one match: two phones entering rounds of one match at the same moment are rare.
+TABLES = 64
 # Different standings pages a run cycles through, spread over the stored matches: as many with
 # 100,000 matches stored as with 100, so that only the number stored differs between the two.
 PAGES_SAMPLED = 100
@@ -296,16 +300,21 @@ def page_requests(folder: Path, name: str, matches: Seeded) -> Path:
     return request_file(folder, name, [f"GET\t/m/{public_id}\t-\t-" for public_id in sample])
 
 
-def round_requests(folder: Path, matches: Seeded) -> Path:
-    """List every round of every (empty) match as a submission through the API."""
+def round_requests(folder: Path, name: str, matches: Seeded, *, tables: int) -> Path:
+    """List every round of every (empty) match as a submission through the API, `tables`
+    matches side by side: their first rounds, then their second rounds and so on, then the
+    next `tables` matches. With one, each match's rounds come one after another, so the
+    requests in flight at once enter rounds of the same few matches."""
     sides = [side_entry_json(WENT_OUT), side_entry_json(STAYED_IN)]
+    ids = matches.public_ids
     lines = [
         f"POST\t/api/v1/matches/{public_id}/rounds\t{matches.token}\t"
         + json.dumps({"round": number, "sides": sides})
-        for public_id in matches.public_ids
+        for start in range(0, len(ids), tables)
         for number in range(1, ROUNDS + 1)
+        for public_id in ids[start : start + tables]
     ]
-    return request_file(folder, "rounds", lines)
+    return request_file(folder, name, lines)
 
 
 def measure_floor(folder: Path, database_url: str, sizes: Sizes) -> tuple[Load, Load]:
@@ -332,11 +341,12 @@ def measure_pages(
         return wrk(base_url, pages, sizes.seconds)
 
 
-def measure_rounds(folder: Path, database_url: str, sizes: Sizes) -> Load:
-    """Return the load of round submissions, each to a match that lacks that round."""
+def measure_rounds(folder: Path, database_url: str, sizes: Sizes, *, tables: int) -> Load:
+    """Return the load of round submissions, each to a match that lacks that round, `tables`
+    matches entered side by side (`round_requests`)."""
     enough = sizes.seconds * sizes.most_writes_per_second // ROUNDS
     matches = seeded(database_url, enough, rounds=0)
-    submissions = round_requests(folder, matches)
+    submissions = round_requests(folder, f"rounds-{tables}", matches, tables=tables)
     pages = page_requests(folder, "pages-empty", matches)
     with serve_app(folder, database_url, f"/m/{matches.public_ids[0]}") as base_url:
         warm_up(base_url, pages, sizes)
@@ -349,7 +359,8 @@ def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -
     page = measure_pages(folder, new_database("small"), sizes.small, sizes)
     large = measure_pages(folder, new_database("large"), sizes.large, sizes)
     rendered = measure_pages(folder, new_database("rendered"), sizes.small, sizes, keep_pages=False)
-    rounds = measure_rounds(folder, new_database("rounds"), sizes)
+    rounds = measure_rounds(folder, new_database("rounds"), sizes, tables=TABLES)
+    crowded = measure_rounds(folder, new_database("crowded"), sizes, tables=1)
     loads = {
         "floor: SELECT + small template": floor_page,
         f"standings page, {sizes.small:,} matches stored": page,
@@ -357,6 +368,7 @@ def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -
         "standings page, rendered every time": rendered,
         "floor: INSERT + COMMIT": floor_write,
         "round submissions through the API": rounds,
+        "the same, several at once to one match": crowded,
     }
     print(f"\n{title}, {CLIENTS} connections, {sizes.seconds} s a figure")
     print(f"{'':<40}{'req/s':>11}{'p50':>12}{'p99':>12}")
@@ -367,6 +379,11 @@ def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -
         Ratio(f"{title}: standings page / floor page", page.per_second / floor_page.per_second),
         Ratio(
             f"{title}: round submissions / floor write", rounds.per_second / floor_write.per_second
+        ),
+        Ratio(
+            f"{title}: submissions to one match at once / floor write",
+            crowded.per_second / floor_write.per_second,
+            target=None,
         ),
         Ratio(scale, page.per_second / large.per_second, target=1.2, at_least=False),
         Ratio(
