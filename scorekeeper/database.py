@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import fcntl
 import importlib
+import os
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -74,19 +76,32 @@ def normalise_database_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-@dataclass(frozen=True)
+@dataclass
 class WriteLock:
     """A lock file beside the database that one write transaction at a time holds."""
 
     path: Path
+    # This process's own: a thread lock, and the lock file held open for flock. A child
+    # process opens its own, since a descriptor it inherited shares its lock with the parent.
+    _process: tuple[int, threading.Lock, int] | None = field(default=None, init=False)
 
     @contextmanager
     def held(self) -> Iterator[None]:
         """Hold the lock for the block, waiting for any other holder, thread or process."""
-        # A file opened afresh each time: flock then excludes other threads of this process too.
-        with self.path.open("a") as lock_file:
-            fcntl.flock(lock_file, fcntl.LOCK_EX)
-            yield  # closing the file releases the lock, also when the process dies
+        threads, descriptor = self._opened()
+        with threads:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(descriptor, fcntl.LOCK_UN)  # as when the process dies with it
+
+    def _opened(self) -> tuple[threading.Lock, int]:
+        pid = os.getpid()
+        if self._process is None or self._process[0] != pid:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
+            self._process = (pid, threading.Lock(), os.open(self.path, flags, 0o644))
+        return self._process[1], self._process[2]
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -344,6 +345,25 @@ def test_the_write_lock_file_excludes_every_other_holder(tmp_path: Path) -> None
     with lock.held():
         assert not write_lock_is_free(lock)
     assert write_lock_is_free(lock)
+
+
+def test_the_write_lock_excludes_the_processs_other_threads(tmp_path: Path) -> None:
+    lock, holding = WriteLock(tmp_path / "db.write-lock"), threading.Event()
+    order: list[str] = []
+
+    def hold_a_while() -> None:
+        with lock.held():
+            holding.set()
+            time.sleep(0.1)  # time enough for the main thread to try
+            order.append("first out")
+
+    first = threading.Thread(target=hold_a_while)
+    first.start()
+    holding.wait()
+    with lock.held():
+        order.append("second in")
+    first.join()
+    assert order == ["first out", "second in"]
 
 
 @pytest.mark.parametrize(
