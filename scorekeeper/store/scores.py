@@ -91,13 +91,7 @@ def scored_rounds(
     for number in sorted(drafts):
         version, entry = drafts[number]
         totals = totals or (0,) * len(entry.sides)
-        entry = replace(
-            entry,
-            sides=tuple(
-                replace(side, running_score=total)
-                for side, total in zip(entry.sides, totals, strict=True)
-            ),
-        )
+        entry = _with_running_scores(entry, totals)
         try:
             score = score_round(rules, entry, checked=number < checked_before)
         except ProblemsError as error:
@@ -105,6 +99,13 @@ def scored_rounds(
         rounds.append(ScoredRound(number=number, version=version, entry=entry, score=score))
         totals = _plus(totals, score)
     return tuple(rounds)
+
+
+def _with_running_scores(entry: RoundEntry, totals: tuple[int, ...]) -> RoundEntry:
+    if tuple(side.running_score for side in entry.sides) == totals:
+        return entry  # a first round's, most often: copying it would change nothing
+    sides = zip(entry.sides, totals, strict=True)
+    return replace(entry, sides=tuple(replace(side, running_score=total) for side, total in sides))
 
 
 def numbered(rounds: Sequence[ScoredRound], number: int) -> ScoredRound:

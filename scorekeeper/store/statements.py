@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -38,19 +39,27 @@ class _Compiled:
     results: tuple[Processor | None, ...]  # by result column
     row: Any  # the named tuple type of a result row
 
-    def parameters(self, params: Params) -> Sequence[Any] | dict[str, Any]:
-        values = dict(params)
-        for name, process in self.binds:
-            values[name] = process(values[name])
+    def parameters(self, params: Params) -> Sequence[Any] | Params:
+        if self.binds:
+            params = {**params, **{name: process(params[name]) for name, process in self.binds}}
         if self.order is None:
-            return values
-        return tuple(values[name] for name in self.order)
+            return params
+        return tuple([params[name] for name in self.order])
 
     def row_of(self, values: Sequence[Any]) -> Any:
+        if not self.processed:
+            return self.row._make(values)
         return self.row._make(
-            value if process is None else process(value)
-            for value, process in zip(values, self.results, strict=True)
+            [
+                value if process is None else process(value)
+                for value, process in zip(values, self.results, strict=True)
+            ]
         )
+
+    @cached_property
+    def processed(self) -> bool:
+        """Tell whether any result column needs processing."""
+        return any(process is not None for process in self.results)
 
 
 class DriverStatement:
