@@ -36,6 +36,11 @@ class Seeded:
     public_ids: list[str]
     token: str
 
+    def parts(self, size: int) -> list[Seeded]:
+        """Return the matches in parts of `size`, in order."""
+        ids = self.public_ids
+        return [Seeded(ids[start : start + size], self.token) for start in range(0, len(ids), size)]
+
 
 def seed_matches(app: Flask, count: int, *, rounds: int) -> Seeded:
     """Store `count` matches of two pairs, each with `rounds` rounds entered, in an empty

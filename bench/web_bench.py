@@ -1,10 +1,11 @@
 """Measure the standings page and round submissions under load, as ratios of floors.
 
 Every figure comes from wrk (16 connections on loopback) against gunicorn with the app's own
-configuration (2 sync workers), and is divided by a floor measured in the same run and served
-the same way by bench/floor_app.py: one indexed SELECT rendered through a small template, and
-one INSERT + COMMIT with the app's SQLite settings. Ratios, unlike requests per second, compare
-across machines. Each database is a throwaway one: SQLite files in a temporary folder, and
+configuration (2 sync workers), and is divided by a floor served the same way beside it by
+bench/floor_app.py: one indexed SELECT rendered through a small template, and one INSERT +
+COMMIT with the app's SQLite settings. A figure's runs take turns with its floor's, so that a
+shared machine's slow spells slow both. Ratios, unlike requests per second, compare across
+machines. Each database is a throwaway one: SQLite files in a temporary folder, and
 schemas of their own on PostgreSQL with --postgres.
 
 Run with `make bench`; `--quick` runs every step for a second, on 1,000 matches instead of
@@ -24,12 +25,13 @@ import shutil
 import signal
 import socket
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -65,6 +67,7 @@ NewDatabase = Callable[[str], str]  # a name -> the URL of a fresh, empty databa
 @dataclass(frozen=True)
 class Sizes:
     seconds: int  # of each measured wrk run
+    turns: int  # measured runs of each figure, each right after a run of its floor
     warm_up: int  # seconds of each run of requests before the first measured run on a server
     most_warm_ups: int  # runs at most, while the rate still rises
     small: int  # matches stored for the standings page's main figures
@@ -73,7 +76,8 @@ class Sizes:
 
 
 FULL = Sizes(
-    seconds=10,
+    seconds=5,
+    turns=3,
     warm_up=2,
     most_warm_ups=30,
     small=100,
@@ -81,7 +85,13 @@ FULL = Sizes(
     most_writes_per_second=3_000,
 )
 QUICK = Sizes(
-    seconds=1, warm_up=1, most_warm_ups=0, small=100, large=1_000, most_writes_per_second=3_000
+    seconds=1,
+    turns=1,
+    warm_up=1,
+    most_warm_ups=0,
+    small=100,
+    large=1_000,
+    most_writes_per_second=3_000,
 )
 
 
@@ -94,12 +104,41 @@ class Load:
     p99_ms: float
     failures: int  # non-2xx answers, socket errors and timeouts
 
+    @classmethod
+    def mean(cls, runs: Sequence[Load]) -> Load:
+        """Return the load of runs of equal length taken as one: the mean rate and latencies,
+        every failure."""
+        return cls(
+            per_second=statistics.fmean(run.per_second for run in runs),
+            p50_ms=statistics.fmean(run.p50_ms for run in runs),
+            p99_ms=statistics.fmean(run.p99_ms for run in runs),
+            failures=sum(run.failures for run in runs),
+        )
+
     def line(self, name: str) -> str:
         failed = f"  {self.failures} FAILED" if self.failures else ""
         return (
             f"{name:<40}{self.per_second:>9,.0f}/s{self.p50_ms:>9.1f} ms{self.p99_ms:>9.1f} ms"
             f"{failed}"
         )
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A figure's load and its floor's, measured in turn."""
+
+    load: Load
+    floor: Load
+
+    @property
+    def ratio(self) -> float:
+        return self.load.per_second / self.floor.per_second
+
+    def line(self, name: str) -> str:
+        return f"{self.load.line(name)}{self.floor.per_second:>11,.0f}/s{self.ratio:>8.2f}"
+
+
+Run = Callable[[int], Load]  # the measured run of that number
 
 
 @dataclass(frozen=True)
@@ -185,6 +224,16 @@ def warm_up(base_url: str, requests: Path, sizes: Sizes) -> None:
         if sent >= enough and rate < best * SETTLED:
             return
         best = max(best, rate)
+
+
+def in_turn(floor: Run, figure: Run, sizes: Sizes) -> Paired:
+    """Measure a run of the floor, then one of the figure, `sizes.turns` times: a shared
+    machine's slow spells then slow both alike, and move their ratio less than either."""
+    floors, loads = [], []
+    for turn in range(sizes.turns):
+        floors.append(floor(turn))
+        loads.append(figure(turn))
+    return Paired(Load.mean(loads), Load.mean(floors))
 
 
 def request_file(folder: Path, name: str, lines: list[str]) -> Path:
@@ -317,80 +366,105 @@ def round_requests(folder: Path, name: str, matches: Seeded, *, tables: int) -> 
     return request_file(folder, name, lines)
 
 
-def measure_floor(folder: Path, database_url: str, sizes: Sizes) -> tuple[Load, Load]:
-    """Return the floor's page and write loads."""
+@dataclass(frozen=True)
+class Floors:
+    """The floor app, served and warm: a run of its page, and one of its write."""
+
+    page: Run
+    write: Run
+
+
+@contextmanager
+def floors(folder: Path, database_url: str, sizes: Sizes) -> Iterator[Floors]:
+    """Serve the floor app, warmed up, while the figures are measured beside it."""
     floor_app.create_schema(database_url, FLOOR_ROWS)
     keys = random.choices(range(1, FLOOR_ROWS + 1), k=PAGES_SAMPLED)
     reads = request_file(folder, "floor-reads", [f"GET\t/floor/items/{k}\t-\t-" for k in keys])
     writes = request_file(folder, "floor-writes", ["POST\t/floor/items\t-\t-"] * THREADS)
     with serve_floor(folder, database_url) as base_url:
         warm_up(base_url, reads, sizes)
-        return wrk(base_url, reads, sizes.seconds), wrk(base_url, writes, sizes.seconds)
+        yield Floors(
+            page=lambda _turn: wrk(base_url, reads, sizes.seconds),
+            write=lambda _turn: wrk(base_url, writes, sizes.seconds),
+        )
 
 
 def measure_pages(
-    folder: Path, database_url: str, count: int, sizes: Sizes, *, keep_pages: bool = True
-) -> Load:
-    """Return the standings page's load with `count` finished matches stored; without
-    `keep_pages`, every request renders its page afresh."""
+    folder: Path,
+    database_url: str,
+    count: int,
+    sizes: Sizes,
+    floor: Run,
+    *,
+    keep_pages: bool = True,
+) -> Paired:
+    """Return the standings page's load with `count` finished matches stored, beside the
+    floor's; without `keep_pages`, every request renders its page afresh."""
     matches = seeded(database_url, count, rounds=ROUNDS)
     pages = page_requests(folder, f"pages-{count}", matches)
     probe = f"/m/{matches.public_ids[0]}"
     with serve_app(folder, database_url, probe, keep_pages=keep_pages) as base_url:
         warm_up(base_url, pages, sizes)
-        return wrk(base_url, pages, sizes.seconds)
+        return in_turn(floor, lambda _turn: wrk(base_url, pages, sizes.seconds), sizes)
 
 
-def measure_rounds(folder: Path, database_url: str, sizes: Sizes, *, tables: int) -> Load:
+def measure_rounds(
+    folder: Path, database_url: str, sizes: Sizes, floor: Run, *, tables: int
+) -> Paired:
     """Return the load of round submissions, each to a match that lacks that round, `tables`
-    matches entered side by side (`round_requests`)."""
+    matches entered side by side (`round_requests`), beside the floor's. Each run has matches
+    of its own to enter."""
     enough = sizes.seconds * sizes.most_writes_per_second // ROUNDS
-    matches = seeded(database_url, enough, rounds=0)
-    submissions = round_requests(folder, f"rounds-{tables}", matches, tables=tables)
+    matches = seeded(database_url, sizes.turns * enough, rounds=0)
+    runs = [
+        round_requests(folder, f"rounds-{tables}-{turn}", part, tables=tables)
+        for turn, part in enumerate(matches.parts(enough))
+    ]
     pages = page_requests(folder, "pages-empty", matches)
     with serve_app(folder, database_url, f"/m/{matches.public_ids[0]}") as base_url:
         warm_up(base_url, pages, sizes)
-        return wrk(base_url, submissions, sizes.seconds)
+        return in_turn(floor, lambda turn: wrk(base_url, runs[turn], sizes.seconds), sizes)
 
 
 def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -> list[Ratio]:
     """Measure every figure on one kind of database; print the loads, return the ratios."""
-    floor_page, floor_write = measure_floor(folder, new_database("floor"), sizes)
-    page = measure_pages(folder, new_database("small"), sizes.small, sizes)
-    large = measure_pages(folder, new_database("large"), sizes.large, sizes)
-    rendered = measure_pages(folder, new_database("rendered"), sizes.small, sizes, keep_pages=False)
-    rounds = measure_rounds(folder, new_database("rounds"), sizes, tables=TABLES)
-    crowded = measure_rounds(folder, new_database("crowded"), sizes, tables=1)
-    loads = {
-        "floor: SELECT + small template": floor_page,
-        f"standings page, {sizes.small:,} matches stored": page,
-        f"standings page, {sizes.large:,} matches stored": large,
-        "standings page, rendered every time": rendered,
-        "floor: INSERT + COMMIT": floor_write,
-        "round submissions through the API": rounds,
-        "the same, several at once to one match": crowded,
-    }
-    print(f"\n{title}, {CLIENTS} connections, {sizes.seconds} s a figure")
-    print(f"{'':<40}{'req/s':>11}{'p50':>12}{'p99':>12}")
-    for name, load in loads.items():
-        print(load.line(name))
-    scale = f"{title}: page time, {sizes.large:,} vs {sizes.small:,} stored"
+    with floors(folder, new_database("floor"), sizes) as floor:
+        figures = {
+            f"standings page, {sizes.small:,} matches stored": measure_pages(
+                folder, new_database("small"), sizes.small, sizes, floor.page
+            ),
+            f"standings page, {sizes.large:,} matches stored": measure_pages(
+                folder, new_database("large"), sizes.large, sizes, floor.page
+            ),
+            "standings page, rendered every time": measure_pages(
+                folder, new_database("rendered"), sizes.small, sizes, floor.page, keep_pages=False
+            ),
+            "round submissions through the API": measure_rounds(
+                folder, new_database("rounds"), sizes, floor.write, tables=TABLES
+            ),
+            "the same, several at once to one match": measure_rounds(
+                folder, new_database("crowded"), sizes, floor.write, tables=1
+            ),
+        }
+    print(
+        f"\n{title}, {CLIENTS} connections; {sizes.turns} x {sizes.seconds} s a figure, "
+        "each run after one of its floor"
+    )
+    print(f"{'':<40}{'req/s':>11}{'p50':>12}{'p99':>12}{'floor':>13}{'ratio':>8}")
+    for name, figure in figures.items():
+        print(figure.line(name))
+    page, large, rendered, rounds, crowded = figures.values()
     return [
-        Ratio(f"{title}: standings page / floor page", page.per_second / floor_page.per_second),
+        Ratio(f"{title}: standings page / floor page", page.ratio),
+        Ratio(f"{title}: round submissions / floor write", rounds.ratio),
+        Ratio(f"{title}: submissions to one match at once / floor write", crowded.ratio, None),
         Ratio(
-            f"{title}: round submissions / floor write", rounds.per_second / floor_write.per_second
+            f"{title}: page time, {sizes.large:,} vs {sizes.small:,} stored",
+            page.ratio / large.ratio,
+            target=1.2,
+            at_least=False,
         ),
-        Ratio(
-            f"{title}: submissions to one match at once / floor write",
-            crowded.per_second / floor_write.per_second,
-            target=None,
-        ),
-        Ratio(scale, page.per_second / large.per_second, target=1.2, at_least=False),
-        Ratio(
-            f"{title}: page rendered every time / floor page",
-            rendered.per_second / floor_page.per_second,
-            target=None,
-        ),
+        Ratio(f"{title}: page rendered every time / floor page", rendered.ratio, target=None),
     ]
 
 
