@@ -50,7 +50,9 @@ BUNDLED_SQLITE_MODULE = "pysqlite3.dbapi2"
 POSTGRESQL_DRIVER = "postgresql+psycopg"
 WRITE_OPTION = "scorekeeper_write"  # execution option: this transaction begins IMMEDIATE
 IN_WRITE_TRANSACTION = "scorekeeper_in_write_transaction"  # Session.info key
-SINGLE_READ_OPTION = "scorekeeper_single_read"  # execution option: one SELECT, no BEGIN
+AUTOCOMMIT_OPTION = "scorekeeper_autocommit"  # execution option: SQLite, no BEGIN
+# Begins a write transaction on a connection in autocommit.
+BEGIN_WRITE = {"sqlite": "BEGIN IMMEDIATE", "postgresql": "BEGIN"}
 EXTENSION_KEY = "scorekeeper.database"
 OWN_CONNECTION = "scorekeeper_connection"  # flask.g attribute
 
@@ -189,7 +191,7 @@ def _configure_sqlite_connection(dbapi_connection: Any, _record: object) -> None
 
 def _begin_sqlite_transaction(connection: Connection) -> None:
     options = connection.get_execution_options()
-    if options.get(SINGLE_READ_OPTION, False):
+    if options.get(AUTOCOMMIT_OPTION, False):
         return  # SQLite reads a statement on its own consistently, in a transaction of its own
     begin = "BEGIN IMMEDIATE" if options.get(WRITE_OPTION, False) else "BEGIN"
     # On the driver: every transaction begins so, and SQLAlchemy's execution costs more than it.
@@ -199,19 +201,14 @@ def _begin_sqlite_transaction(connection: Connection) -> None:
 @contextmanager
 def single_read() -> Iterator[Connection]:
     """Yield the app context's own connection, outside the session, for one SELECT: the cheapest
-    read there is, which skips the BEGIN and ROLLBACK that a transaction would cost. Inside the
-    write transaction of `write_connection`, the read is part of it."""
+    read there is, in autocommit, without the BEGIN and ROLLBACK a transaction would cost.
+    Inside the write transaction of `write_connection`, the read is part of it."""
     connection = _own_connection()
     if connection.in_transaction():
         yield connection
         return
-    options: dict[str, Any] = {SINGLE_READ_OPTION: True}
-    if connection.dialect.name == "postgresql":
-        # psycopg then sends the SELECT alone, two round trips fewer; the pool's pre-ping stays,
-        # and the connection goes back to the pool in transaction mode again.
-        options["isolation_level"] = "AUTOCOMMIT"
     try:
-        yield _with_options(connection, options)
+        yield connection
     finally:
         if connection.in_transaction():
             connection.rollback()  # SQLAlchemy's, begun in name only: the driver began none
@@ -252,20 +249,25 @@ def write_connection() -> Iterator[Connection]:
         yield session.connection()
         return
     connection = _own_connection()
-    options: dict[str, Any] = {SINGLE_READ_OPTION: False, WRITE_OPTION: True}
-    if connection.dialect.name == "postgresql":
-        options["isolation_level"] = connection.default_isolation_level
-    with _serialized_writes(), _with_options(connection, options).begin():
+    with _serialized_writes(), connection.begin():
+        # The connection runs in autocommit: its write transaction begins on the driver.
+        connection.connection.driver_connection.execute(BEGIN_WRITE[connection.dialect.name])
         yield connection
 
 
 def _own_connection() -> Connection:
-    """Return the app context's own connection outside the session: taken from the pool when
-    first asked for and given back when the context ends, so that a request's reads and its
-    write take it once (on PostgreSQL, one pre-ping)."""
+    """Return the app context's own connection outside the session, in autocommit: taken from
+    the pool when first asked for and given back when the context ends, so that a request's
+    reads and its write take it once (on PostgreSQL, one pre-ping)."""
     connection: Connection | None = g.get(OWN_CONNECTION)
     if connection is None:
         connection = db.engine.connect()
+        if connection.dialect.name == "postgresql":
+            # psycopg then sends a SELECT alone, two round trips fewer; the connection goes
+            # back to the pool in transaction mode again.
+            connection.execution_options(isolation_level="AUTOCOMMIT")
+        else:
+            connection.execution_options(**{AUTOCOMMIT_OPTION: True})
         setattr(g, OWN_CONNECTION, connection)
     return connection
 
@@ -274,14 +276,6 @@ def _give_back_own_connection(_error: BaseException | None) -> None:
     connection: Connection | None = g.pop(OWN_CONNECTION, None)
     if connection is not None:
         connection.close()
-
-
-def _with_options(connection: Connection, options: dict[str, Any]) -> Connection:
-    """Set the options the connection does not have yet: setting an isolation level again
-    would queue another reset for when it goes back to the pool."""
-    current = connection.get_execution_options()
-    changed = {key: value for key, value in options.items() if current.get(key) != value}
-    return connection.execution_options(**changed) if changed else connection
 
 
 def _joins_session_write(session: Session) -> bool:
