@@ -1,9 +1,14 @@
-"""The database engine: durable SQLite or PostgreSQL, and the one way a write transaction runs.
+"""The database engine: durable SQLite or PostgreSQL, and how reads and write transactions run.
 
 SQLite keeps its journal in WAL mode, syncs every commit (`synchronous=FULL`) and lets a writer
 wait (`busy_timeout`) rather than fail. Write transactions take the write lock as they begin
 (`BEGIN IMMEDIATE`): a transaction that read first and wrote later could otherwise find its
 snapshot stale and fail at once with "database is locked", busy timeout or not.
+
+A write transaction runs in the request's session (`write_transaction`), or, for writes made in
+Core or on the driver, on a connection that the app context keeps outside the session
+(`write_connection`), where its single reads run too, in autocommit (`single_read`). Both take
+the lock file below.
 
 SQLite libraries older than 3.51.3 (and the 3.50.7 and 3.44.6 backports) have the WAL-reset bug:
 a commit that restarts the WAL while another connection's checkpoint runs can corrupt the
@@ -96,7 +101,7 @@ class WriteLock:
             try:
                 yield
             finally:
-                fcntl.flock(descriptor, fcntl.LOCK_UN)  # as when the process dies with it
+                fcntl.flock(descriptor, fcntl.LOCK_UN)  # as the process's end would too
 
     def _opened(self) -> tuple[threading.Lock, int]:
         pid = os.getpid()
@@ -204,13 +209,11 @@ def single_read() -> Iterator[Connection]:
     read there is, in autocommit, without the BEGIN and ROLLBACK a transaction would cost.
     Inside the write transaction of `write_connection`, the read is part of it."""
     connection = _own_connection()
-    if connection.in_transaction():
-        yield connection
-        return
+    in_write = connection.in_transaction()
     try:
         yield connection
     finally:
-        if connection.in_transaction():
+        if not in_write and connection.in_transaction():
             connection.rollback()  # SQLAlchemy's, begun in name only: the driver began none
 
 

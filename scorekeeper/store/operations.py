@@ -110,8 +110,8 @@ def repeated(change: Change) -> AppliedOperation | None:
     """Return the operation stored under the change's operation id, if it was applied before;
     raise `OperationIdRefused` for a malformed id, or one used for another change.
 
-    Reads what is committed, on a connection of its own: inside a write transaction too, where
-    what matters is a twin request's operation, never the transaction's own.
+    Reads as a single read does: inside the write transaction of the app context's own
+    connection, as part of it.
     """
     if change.operation_id is None:
         return None

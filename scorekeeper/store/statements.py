@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -76,32 +77,23 @@ class DriverStatement:
     def rows(self, connection: Connection, params: Params) -> list[Any]:
         """Run the statement; return its result rows as named tuples."""
         compiled = self._for(connection.dialect)
-        cursor = _driver(connection).cursor()
-        try:
+        with _cursor(connection) as cursor:
             cursor.execute(compiled.sql, compiled.parameters(params))
             return [compiled.row_of(values) for values in cursor.fetchall()]
-        finally:
-            cursor.close()
 
     def run(self, connection: Connection, params: Params) -> int:
         """Run the statement once; return how many rows it changed."""
         compiled = self._for(connection.dialect)
-        cursor = _driver(connection).cursor()
-        try:
+        with _cursor(connection) as cursor:
             cursor.execute(compiled.sql, compiled.parameters(params))
             changed: int = cursor.rowcount
             return changed
-        finally:
-            cursor.close()
 
     def run_many(self, connection: Connection, params: Sequence[Params]) -> None:
         """Run the statement once for each set of parameters."""
         compiled = self._for(connection.dialect)
-        cursor = _driver(connection).cursor()
-        try:
+        with _cursor(connection) as cursor:
             cursor.executemany(compiled.sql, [compiled.parameters(each) for each in params])
-        finally:
-            cursor.close()
 
     def _for(self, dialect: Dialect) -> _Compiled:
         compiled = self._compiled.get(dialect)
@@ -125,5 +117,6 @@ class DriverStatement:
         return _Compiled(str(compiled), order, binds, results, row)
 
 
-def _driver(connection: Connection) -> Any:
-    return connection.connection.driver_connection
+def _cursor(connection: Connection) -> closing[Any]:
+    """Return a new cursor of the DB-API connection beneath `connection`, closed after use."""
+    return closing(connection.connection.driver_connection.cursor())
