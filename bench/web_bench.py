@@ -33,7 +33,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -84,15 +84,7 @@ FULL = Sizes(
     large=100_000,
     most_writes_per_second=3_000,
 )
-QUICK = Sizes(
-    seconds=1,
-    turns=1,
-    warm_up=1,
-    most_warm_ups=0,
-    small=100,
-    large=1_000,
-    most_writes_per_second=3_000,
-)
+QUICK = replace(FULL, seconds=1, turns=1, warm_up=1, most_warm_ups=0, large=1_000)
 
 
 @dataclass(frozen=True)
