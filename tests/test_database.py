@@ -256,10 +256,23 @@ def test_a_single_read_survives_a_postgresql_restart(app: Flask) -> None:
             pid = connection.scalar(text("SELECT pg_backend_pid()"))
         admin = create_engine(db.engine.url, poolclass=NullPool)
         with admin.connect() as other:  # a restart ends every connection, as this does
-            assert other.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            # With a timeout: the server has ended the connection once the call returns.
+            ended = "SELECT pg_terminate_backend(:pid, 10000)"
+            assert other.scalar(text(ended), {"pid": pid})
         admin.dispose()
     with app.app_context(), single_read() as connection:  # the next request's read
         assert connection.scalar(text("SELECT pg_backend_pid()")) != pid
+
+
+def test_the_next_request_reads_on_the_connection_the_last_one_gave_back(app: Flask) -> None:
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("a PostgreSQL connection is checked as it leaves the pool")
+        db.engine.dispose()
+        with single_read() as connection:
+            pid = connection.scalar(text("SELECT pg_backend_pid()"))
+    with app.app_context(), single_read() as connection:
+        assert connection.scalar(text("SELECT pg_backend_pid()")) == pid
 
 
 def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
