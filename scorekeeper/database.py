@@ -201,9 +201,10 @@ def _refuse_closed_connection(dbapi_connection: Any, _record: object, _proxy: ob
     """Refuse a pooled PostgreSQL connection that the server closed while it sat in the pool,
     so that the pool connects anew: how the app survives a database restart.
 
-    An idle connection hears nothing from a server that is up (the app never LISTENs), while a
-    server that ends a connection, restarting or not, says so and closes it: a connection with
-    input waiting is gone. Checked so, a checkout costs no round trip, where a pre-ping costs
+    A server that ends a connection, restarting or not, says so and closes it, while an idle
+    connection to a server that is up hears nothing (the app never LISTENs), or at most a rare
+    notice: a connection with input waiting is taken for gone, and at worst one is replaced
+    that could have served. Checked so, a checkout costs no round trip, where a pre-ping costs
     one per request.
     """
     if dbapi_connection.closed or _has_input(dbapi_connection.fileno()):
