@@ -49,6 +49,8 @@ BENCH = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
 CLIENTS, THREADS, WORKERS = 16, 2, 2
 ROUNDS = 4  # the standard preset's, which seed.py stores
+# Room for the longest ratio's name, "PostgreSQL 15.20: submissions to one match at once / ...".
+RATIO_NAME_WIDTH = 66
 FLOOR_ROWS = 1_000
 # Matches whose rounds are entered side by side, as at tables that each keep their own. A
 # match's next round comes this many requests later, so no two of the 16 in flight at once
@@ -147,11 +149,12 @@ class Ratio:
         return self.value >= self.target if self.at_least else self.value <= self.target
 
     def line(self) -> str:
+        figure = f"{self.name:<{RATIO_NAME_WIDTH}}{self.value:>6.2f}"
         if self.target is None:
-            return f"{self.name:<58}{self.value:>6.2f}  (no target)"
+            return f"{figure}  (no target)"
         sign = ">=" if self.at_least else "<="
         verdict = "met" if self.met else "MISSED"
-        return f"{self.name:<58}{self.value:>6.2f}  target {sign} {self.target}  {verdict}"
+        return f"{figure}  target {sign} {self.target}  {verdict}"
 
 
 # -- Load ----------------------------------------------------------------------------------------
