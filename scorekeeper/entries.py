@@ -24,7 +24,8 @@ class CardCounts:
         return cls(**counts)
 
     def of(self, kind: CardKind) -> int:
-        return getattr(self, kind.value)
+        count: int = getattr(self, kind.value)
+        return count
 
     def items(self) -> list[tuple[CardKind, int]]:
         return [(kind, getattr(self, key)) for kind, key in _KIND_KEYS]

@@ -74,12 +74,17 @@ _SETTING_PREFIX = "rules.overrides."
 def setting_label(key: str) -> Term | str:
     """Return a setting's name in words; an item of a list setting is named by its list."""
     key = key.removeprefix(_SETTING_PREFIX)
-    return SETTING_LABELS.get(key) or SETTING_LABELS.get(key.split("[")[0], key)
+    return _label(SETTING_LABELS, key, otherwise=key)
 
 
 def field_label(path: str) -> Term | str:
     """Return the name in words of a request field such as ``melded.jokers``, else the path."""
     if path.startswith(_SETTING_PREFIX):
         return setting_label(path)
-    last = path.rsplit(".", 1)[-1]
-    return ENTRY_LABELS.get(last) or ENTRY_LABELS.get(last.split("[")[0], path)
+    return _label(ENTRY_LABELS, path.rsplit(".", 1)[-1], otherwise=path)
+
+
+def _label(labels: Mapping[str, Term], key: str, *, otherwise: str) -> Term | str:
+    """Return the label of `key`, or of the list whose item it is (``key[2]``), else `otherwise`."""
+    label = labels.get(key) or labels.get(key.split("[")[0])
+    return otherwise if label is None else label

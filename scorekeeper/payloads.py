@@ -148,7 +148,9 @@ def _read_side(reader: _Reader, *, name_required: bool) -> SideEntry:
     melded = _cards(reader, "melded", MELDED_COUNT_KEYS, numbers.pop("melded_points"))
     leftover = _cards(reader, "leftover", COUNT_KEYS, numbers.pop("leftover_points"))
     booleans = {key: reader.boolean(key) for key in _SIDE_BOOLEANS}
-    return SideEntry(name=name, melded=melded, leftover=leftover, **numbers, **booleans)
+    # Keyed by SideEntry's own field names, which a type checker cannot follow into a dict.
+    fields: dict[str, Any] = {**numbers, **booleans}
+    return SideEntry(name=name, melded=melded, leftover=leftover, **fields)
 
 
 def _cards(reader: _Reader, key: str, count_keys: tuple[str, ...], points: int) -> int | CardCounts:

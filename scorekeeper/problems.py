@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 def N_(message: str) -> str:
@@ -30,7 +31,7 @@ class Problem:
 
     field: str
     template: str
-    params: Mapping[str, object] = field(default_factory=dict)
+    params: Mapping[str, object] = dataclasses.field(default_factory=dict)
     side: int | None = None
 
     def message(self, translate: Callable[[str], str] = str) -> str:

@@ -106,7 +106,8 @@ class CardValues:
 
     def of(self, kind: CardKind) -> int:
         """Return the points of one card of `kind`."""
-        return getattr(self, kind.value_key)
+        points: int = getattr(self, kind.value_key)
+        return points
 
     # Cached on the instance, which is frozen: validation asks for it in every round.
     @cached_property
@@ -203,7 +204,8 @@ class RuleSet:
 
     def as_settings(self) -> dict[str, Any]:
         """Return the settings as plain JSON values under RULES.md's keys."""
-        return _plain(self)
+        settings: dict[str, Any] = _plain(self)
+        return settings
 
 
 def _plain(value: Any) -> Any:
