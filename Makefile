@@ -35,6 +35,7 @@ serve: $(VENV)/.installed system-run translations-compile
 test: $(VENV)/.installed-test system-test translations-compile
 	$(BIN)/ruff check scorekeeper tests
 	$(BIN)/ruff format --check scorekeeper tests
+	$(BIN)/mypy
 	env -u DATABASE_URL $(BIN)/pytest
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
 		echo "The whole suite again, on PostgreSQL at 127.0.0.1:5432:"; \
