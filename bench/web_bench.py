@@ -421,45 +421,72 @@ def measure_rounds(
         return in_turn(floor, lambda turn: wrk(base_url, runs[turn], sizes.seconds), sizes)
 
 
+@dataclass(frozen=True)
+class Figures:
+    """Every figure measured on one kind of database, each beside its floor."""
+
+    page: Paired
+    large: Paired
+    rendered: Paired
+    rounds: Paired
+    crowded: Paired
+
+    def named(self, sizes: Sizes) -> dict[str, Paired]:
+        return {
+            f"standings page, {sizes.small:,} matches stored": self.page,
+            f"standings page, {sizes.large:,} matches stored": self.large,
+            "standings page, rendered every time": self.rendered,
+            "round submissions through the API": self.rounds,
+            "the same, several at once to one match": self.crowded,
+        }
+
+
 def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -> list[Ratio]:
     """Measure every figure on one kind of database; print the loads, return the ratios."""
-    with floors(folder, new_database("floor"), sizes) as floor:
-        figures = {
-            f"standings page, {sizes.small:,} matches stored": measure_pages(
-                folder, new_database("small"), sizes.small, sizes, floor.page
-            ),
-            f"standings page, {sizes.large:,} matches stored": measure_pages(
-                folder, new_database("large"), sizes.large, sizes, floor.page
-            ),
-            "standings page, rendered every time": measure_pages(
-                folder, new_database("rendered"), sizes.small, sizes, floor.page, keep_pages=False
-            ),
-            "round submissions through the API": measure_rounds(
-                folder, new_database("rounds"), sizes, floor.write, tables=TABLES
-            ),
-            "the same, several at once to one match": measure_rounds(
-                folder, new_database("crowded"), sizes, floor.write, tables=1
-            ),
-        }
+    figures = measure_figures(folder, new_database, sizes)
     print(
         f"\n{title}, {CLIENTS} connections; {sizes.turns} x {sizes.seconds} s a figure, "
         "each run after one of its floor"
     )
     print(f"{'':<40}{'req/s':>11}{'p50':>12}{'p99':>12}{'floor':>13}{'ratio':>8}")
-    for name, figure in figures.items():
+    for name, figure in figures.named(sizes).items():
         print(figure.line(name))
-    page, large, rendered, rounds, crowded = figures.values()
+    return ratios(title, figures, sizes)
+
+
+def measure_figures(folder: Path, new_database: NewDatabase, sizes: Sizes) -> Figures:
+    with floors(folder, new_database("floor"), sizes) as floor:
+        return Figures(
+            page=measure_pages(folder, new_database("small"), sizes.small, sizes, floor.page),
+            large=measure_pages(folder, new_database("large"), sizes.large, sizes, floor.page),
+            rendered=measure_pages(
+                folder, new_database("rendered"), sizes.small, sizes, floor.page, keep_pages=False
+            ),
+            rounds=measure_rounds(
+                folder, new_database("rounds"), sizes, floor.write, tables=TABLES
+            ),
+            crowded=measure_rounds(folder, new_database("crowded"), sizes, floor.write, tables=1),
+        )
+
+
+def ratios(title: str, figures: Figures, sizes: Sizes) -> list[Ratio]:
     return [
-        Ratio(f"{title}: standings page / floor page", page.ratio),
-        Ratio(f"{title}: round submissions / floor write", rounds.ratio),
-        Ratio(f"{title}: submissions to one match at once / floor write", crowded.ratio, None),
+        Ratio(f"{title}: standings page / floor page", figures.page.ratio),
+        Ratio(f"{title}: round submissions / floor write", figures.rounds.ratio),
+        Ratio(
+            f"{title}: submissions to one match at once / floor write",
+            figures.crowded.ratio,
+            target=None,
+        ),
         Ratio(
             f"{title}: page time, {sizes.large:,} vs {sizes.small:,} stored",
-            page.ratio / large.ratio,
+            figures.page.ratio / figures.large.ratio,
             target=1.2,
             at_least=False,
         ),
-        Ratio(f"{title}: page rendered every time / floor page", rendered.ratio, target=None),
+        Ratio(
+            f"{title}: page rendered every time / floor page", figures.rendered.ratio, target=None
+        ),
     ]
 
 
