@@ -221,7 +221,7 @@ def _begin_sqlite_transaction(connection: Connection) -> None:
     options = connection.get_execution_options()
     if options.get(AUTOCOMMIT_OPTION, False):
         return  # SQLite reads a statement on its own consistently, in a transaction of its own
-    begin = "BEGIN IMMEDIATE" if options.get(WRITE_OPTION, False) else "BEGIN"
+    begin = BEGIN_WRITE["sqlite"] if options.get(WRITE_OPTION, False) else "BEGIN"
     # On the driver: every transaction begins so, and SQLAlchemy's execution costs more than it.
     connection.connection.driver_connection.execute(begin)
 
