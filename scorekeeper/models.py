@@ -6,7 +6,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, DateTime, Dialect, ForeignKey, MetaData, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -20,10 +29,20 @@ NAMING_CONVENTION = {
 
 
 class Base(DeclarativeBase):
+    """The models' base. They subclass it rather than `db.Model`, which type checkers cannot
+    follow, and so name their tables themselves; `db` shares its metadata."""
+
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
 db = SQLAlchemy(model_class=Base)
+
+
+def table_of(model: type[Base]) -> Table:
+    """Return a model's table, typed as the Table it is: SQLAlchemy types it as any FromClause."""
+    table = model.__table__
+    assert isinstance(table, Table), "a model mapped to a table"
+    return table
 
 
 def utc_now() -> datetime:
@@ -46,8 +65,10 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-class Match(db.Model):
+class Match(Base):
     """A match a table keeps score of, under the rules it chose when it began."""
+
+    __tablename__ = "match"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True)
@@ -71,9 +92,10 @@ class Match(db.Model):
     )
 
 
-class Side(db.Model):
+class Side(Base):
     """A side of a match: a partnership, or one player alone."""
 
+    __tablename__ = "side"
     __table_args__ = (UniqueConstraint("match_id", "position"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -87,7 +109,8 @@ class Side(db.Model):
     )
 
 
-class Player(db.Model):
+class Player(Base):
+    __tablename__ = "player"
     __table_args__ = (UniqueConstraint("side_id", "position"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -98,9 +121,10 @@ class Player(db.Model):
     side: Mapped[Side] = relationship(back_populates="players")
 
 
-class Round(db.Model):
+class Round(Base):
     """A round as entered; its version lets two phones notice each other's edits."""
 
+    __tablename__ = "round"
     __table_args__ = (UniqueConstraint("match_id", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -116,9 +140,10 @@ class Round(db.Model):
     )
 
 
-class Entry(db.Model):
+class Entry(Base):
     """What one side entered for one round; melded and left-over cards as points or as counts."""
 
+    __tablename__ = "entry"
     __table_args__ = (UniqueConstraint("round_id", "side_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -140,13 +165,15 @@ class Entry(db.Model):
     side: Mapped[Side] = relationship()
 
 
-class Operation(db.Model):
+class Operation(Base):
     """A change applied under an operation id, kept a while so that a repeat applies nothing.
 
     `entry` holds the round as the change stored it (running scores included), so that a repeat
     answers exactly as the first request did, whatever happened to the round since. A change to
     the match itself (a new edit token) has no round.
     """
+
+    __tablename__ = "operation"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
@@ -157,8 +184,10 @@ class Operation(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now, index=True)
 
 
-class GuessWindow(db.Model):
+class GuessWindow(Base):
     """How many requests for a match one client got wrong within one window of time."""
+
+    __tablename__ = "guess_window"
 
     window_start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
     client: Mapped[str] = mapped_column(String(64), primary_key=True)

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper import store
 from scorekeeper.database import write_transaction
 from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Entry, GuessWindow, Match, Operation, Player, Round, Side, db
+from scorekeeper.models import Base, Entry, GuessWindow, Match, Operation, Player, Round, Side, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch
@@ -25,7 +25,7 @@ def stored_match(create_match: CreateMatch) -> Match:
     return match
 
 
-def count(model: type[db.Model]) -> int:
+def count(model: type[Base]) -> int:
     return db.session.scalar(db.select(db.func.count()).select_from(model)) or 0
 
 

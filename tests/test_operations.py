@@ -15,7 +15,7 @@ from werkzeug.test import TestResponse
 from scorekeeper import store
 from scorekeeper.database import write_transaction
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.models import Match, Operation, Round, db, utc_now
+from scorekeeper.models import Base, Match, Operation, Round, db, utc_now
 from scorekeeper.problems import ProblemsError
 from scorekeeper.store import operations
 
@@ -34,7 +34,7 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
-def count(model: type[db.Model]) -> int:
+def count(model: type[Base]) -> int:
     return db.session.scalar(db.select(db.func.count()).select_from(model)) or 0
 
 

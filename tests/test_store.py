@@ -14,7 +14,7 @@ from flask import Flask
 from scorekeeper import rules as rules_module
 from scorekeeper import store
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.models import Entry, Match, Round, db
+from scorekeeper.models import Base, Entry, Match, Round, db
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS, build_rules
 from scorekeeper.store import match_state, rounds
@@ -33,7 +33,7 @@ def round_of(number: int, *sides: SideEntry) -> RoundEntry:
     return RoundEntry(number, sides)
 
 
-def count(model: type[db.Model]) -> int:
+def count(model: type[Base]) -> int:
     return db.session.scalar(db.select(db.func.count()).select_from(model)) or 0
 
 

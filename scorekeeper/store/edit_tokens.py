@@ -22,7 +22,7 @@ from functools import partial
 from sqlalchemy import Connection, bindparam
 
 from scorekeeper.database import write_transaction
-from scorekeeper.models import Match, db, utc_now
+from scorekeeper.models import Match, db, table_of, utc_now
 from scorekeeper.store.matches import EDIT_TOKEN_BYTES, token_digest, token_opens
 from scorekeeper.store.operations import AppliedOperation, Change, ChangeKind, once, record
 
@@ -30,7 +30,7 @@ from scorekeeper.store.operations import AppliedOperation, Change, ChangeKind, o
 REPEAT_WINDOW = timedelta(minutes=10)
 # Sets these HMACs apart from every other use of the secret key (sessions, CSRF tokens).
 PURPOSE = b"scorekeeper new edit token"
-_MATCH = Match.__table__
+_MATCH = table_of(Match)
 _NEW_TOKEN = _MATCH.update().where(_MATCH.c.id == bindparam("match"))
 
 

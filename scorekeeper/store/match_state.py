@@ -20,14 +20,14 @@ from sqlalchemy import Connection
 
 from scorekeeper.database import single_read
 from scorekeeper.entries import RoundEntry
-from scorekeeper.models import Entry, Match, Player, Round, Side
+from scorekeeper.models import Entry, Match, Player, Round, Side, table_of
 from scorekeeper.rules import RuleSet
 from scorekeeper.store.matches import stored_rules
 from scorekeeper.store.scores import Drafts, side_entry
 from scorekeeper.store.statements import DriverStatement
 
-MATCH, SIDE, PLAYER = Match.__table__, Side.__table__, Player.__table__
-ROUND, ENTRY = Round.__table__, Entry.__table__
+MATCH, SIDE, PLAYER = table_of(Match), table_of(Side), table_of(Player)
+ROUND, ENTRY = table_of(Round), table_of(Entry)
 # Rule sets kept, by the settings' stored text: matches mostly share a few presets.
 RULE_SETS_KEPT = 256
 

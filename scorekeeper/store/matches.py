@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import joinedload, selectinload
 
 from scorekeeper.database import single_read, write_transaction
-from scorekeeper.models import Match, Player, Round, Side, db
+from scorekeeper.models import Match, Player, Round, Side, db, table_of
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, RuleSet, build_rules
@@ -158,8 +158,9 @@ def find_match(public_id: str) -> Match | None:
 
 
 # For the pages and answers that only need to know whether a match changed.
-_VERSION_BY_PUBLIC_ID = sa.select(Match.__table__.c.version).where(
-    Match.__table__.c.public_id == sa.bindparam("public_id")
+_MATCH = table_of(Match)
+_VERSION_BY_PUBLIC_ID = sa.select(_MATCH.c.version).where(
+    _MATCH.c.public_id == sa.bindparam("public_id")
 )
 
 

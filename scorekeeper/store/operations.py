@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.database import single_read
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import side_entry_json
-from scorekeeper.models import Operation, utc_now
+from scorekeeper.models import Operation, table_of, utc_now
 from scorekeeper.payloads import parse_round
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import RuleSet
@@ -30,7 +30,7 @@ from scorekeeper.scoring import score_round
 from scorekeeper.store.scores import ScoredRound
 
 MAX_OPERATION_ID_LENGTH = 64
-OPERATION = Operation.__table__
+OPERATION = table_of(Operation)
 # Built once, as the round writes are: a statement built per call is hashed again each time.
 _INSERT_OPERATION = OPERATION.insert()
 _FORGET_OPERATIONS = OPERATION.delete().where(OPERATION.c.created_at < bindparam("oldest_kept"))
