@@ -33,8 +33,8 @@ serve: $(VENV)/.installed system-run translations-compile
 	$(BIN)/gunicorn --config python:scorekeeper.gunicorn_conf
 
 test: $(VENV)/.installed-test system-test translations-compile
-	$(BIN)/ruff check scorekeeper tests
-	$(BIN)/ruff format --check scorekeeper tests
+	$(BIN)/ruff check scorekeeper stubs tests
+	$(BIN)/ruff format --check scorekeeper stubs tests
 	$(BIN)/mypy
 	env -u DATABASE_URL $(BIN)/pytest
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
@@ -64,8 +64,8 @@ soak: $(VENV)/.installed-test system-test translations-compile
 	fi
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check --fix scorekeeper tests
-	$(BIN)/ruff format scorekeeper tests
+	$(BIN)/ruff check --fix scorekeeper stubs tests
+	$(BIN)/ruff format scorekeeper stubs tests
 
 # Every user-facing string, found as scorekeeper/babel.cfg says, into the template catalog.
 # Only hidden directories are skipped: Babel's default would skip templates/_partials too.
@@ -118,4 +118,4 @@ instance/config.py:
 	$(BIN)/python -c "import secrets; print(f'SECRET_KEY = {secrets.token_hex()!r}')" > $@
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis $(POT) $(CATALOGS:.po=.mo)
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis $(POT) $(CATALOGS:.po=.mo)

@@ -134,7 +134,10 @@ def rotate_token(public_id: str) -> Response:
     match = _match(public_id, whole=False)
     try:
         token = store.rotate_token_once(
-            match, _bearer_token(), operation_id=_operation_id(), secret=current_app.secret_key
+            match,
+            _bearer_token(),
+            operation_id=_operation_id(),
+            secret=current_app.config["SECRET_KEY"],
         )
     except store.TokenRefused:
         _wrong_token()

@@ -60,11 +60,12 @@ def _online_backup(destination: Path) -> str | None:
     # The engine's own connection: its driver and settings, and no checkpoint when it closes.
     source = db.engine.raw_connection()
     try:
-        driver = db.engine.dialect.dbapi
+        driver, sqlite = db.engine.dialect.dbapi, source.driver_connection
+        assert driver is not None and sqlite is not None, "an open SQLite connection"
         with closing(driver.connect(str(destination))) as copy:
             # One step: the copy is the snapshot of a single read transaction, which in WAL mode
             # never holds up the app's writers.
-            source.driver_connection.backup(copy)
+            sqlite.backup(copy)
             verdict = [row[0] for row in copy.execute("PRAGMA integrity_check")]
     finally:
         source.close()

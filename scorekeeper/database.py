@@ -217,13 +217,20 @@ def _has_input(descriptor: int) -> bool:
     return bool(poll.poll(0))  # POLLHUP and POLLERR come unasked
 
 
+def driver_connection(connection: Connection) -> Any:
+    """Return the DB-API connection beneath an open SQLAlchemy connection."""
+    driver = connection.connection.driver_connection
+    assert driver is not None, "an open connection"
+    return driver
+
+
 def _begin_sqlite_transaction(connection: Connection) -> None:
     options = connection.get_execution_options()
     if options.get(AUTOCOMMIT_OPTION, False):
         return  # SQLite reads a statement on its own consistently, in a transaction of its own
     begin = BEGIN_WRITE["sqlite"] if options.get(WRITE_OPTION, False) else "BEGIN"
     # On the driver: every transaction begins so, and SQLAlchemy's execution costs more than it.
-    connection.connection.driver_connection.execute(begin)
+    driver_connection(connection).execute(begin)
 
 
 @contextmanager
@@ -277,7 +284,7 @@ def write_connection() -> Iterator[Connection]:
     connection = _own_connection()
     with _serialized_writes(), connection.begin():
         # The connection runs in autocommit: its write transaction begins on the driver.
-        connection.connection.driver_connection.execute(BEGIN_WRITE[connection.dialect.name])
+        driver_connection(connection).execute(BEGIN_WRITE[connection.dialect.name])
         yield connection
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -42,7 +43,11 @@ MATCH_ARGUMENT = "public_id"  # the URL variable of every route that names a mat
 MAX_CLIENT_LENGTH = 64
 MAX_REMEMBERED = 10_000  # refused clients a process remembers; past that the database decides
 EXTENSION_KEY = "scorekeeper.guarding"
-UPSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+# Each dialect's INSERT, which can update the row it would duplicate.
+UPSERTS: dict[str, Callable[[type[GuessWindow]], sqlite.Insert | postgresql.Insert]] = {
+    "sqlite": sqlite.insert,
+    "postgresql": postgresql.insert,
+}
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from flask import Flask
 from gunicorn.arbiter import Arbiter
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
@@ -53,7 +54,7 @@ control_socket_disable = True
 def post_fork(server: Arbiter, worker: Worker) -> None:
     """Give each worker database connections of its own: none may cross the fork."""
     app = server.app.wsgi()
-    if "sqlalchemy" not in app.extensions:
+    if not isinstance(app, Flask) or "sqlalchemy" not in app.extensions:
         return  # another app served with this configuration: the bench's floors
     with app.app_context():
         db.engine.dispose(close=False)

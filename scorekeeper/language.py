@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
+from flask import Blueprint, abort, current_app, redirect, request, url_for
 from flask_babel import get_locale, gettext
+from werkzeug.wrappers import Response
 
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 

@@ -264,7 +264,7 @@ _LANGUAGE = {
     "enum": [*LANGUAGES, None],
     "description": "The language the match's PDFs print in; null: each reader's own.",
 }
-_EDIT_TOKEN = [{"editToken": []}]
+_EDIT_TOKEN: list[dict[str, list[str]]] = [{"editToken": []}]
 _MATCH_ID = {
     "name": "public_id",
     "in": "path",

@@ -233,7 +233,8 @@ def init_app(app: Flask) -> None:
 
 
 def renderer() -> PdfRenderer:
-    return current_app.extensions["pdf"]
+    pdf_renderer: PdfRenderer = current_app.extensions["pdf"]
+    return pdf_renderer
 
 
 def render_pdf(html: str) -> bytes:

@@ -13,7 +13,12 @@ from itertools import groupby
 
 from flask_babel import lazy_gettext as _l
 from wtforms import Form
-from wtforms.fields import Field, SelectChoice, SelectField, StringField
+from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lacks SelectChoice
+    Field,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
 
 from scorekeeper.forms.fields import NUMERIC, SIGNED, stripped
 from scorekeeper.labels import SETTING_LABELS as DOMAIN_SETTING_LABELS

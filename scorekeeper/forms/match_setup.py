@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms.fields import (
+from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lacks SelectChoice
     Field,
     FieldList,
     FormField,
@@ -107,7 +107,7 @@ class MatchForm(FlaskForm):
     def filled_players(self) -> list[Field]:
         return [field for field in self.players if field.data]
 
-    def validate_players(self, field: FieldList) -> None:
+    def validate_players(self, field: FieldList[StringField]) -> None:
         count = len(self.filled_players())
         if not MIN_SIDES <= count <= MAX_PLAYERS:
             message = _l(

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Form
-from wtforms.fields import (
+from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lacks SelectChoice
     BooleanField,
     Field,
     FieldList,
     FormField,
     HiddenField,
+    IntegerField,
     RadioField,
     SelectChoice,
 )
@@ -64,25 +65,23 @@ class SideForm(Form):
 
     def entry(self, *, went_out: bool) -> SideEntry:
         """Return the side's entry; an empty field counts as 0."""
-        numbers = {
-            key: self[key].data or 0
-            for key in ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
-        }
         return SideEntry(
-            **numbers,
-            melded=self._cards("melded"),
-            leftover=self._cards("leftover"),
+            clean_books=self.clean_books.data or 0,
+            dirty_books=self.dirty_books.data or 0,
+            wild_books=self.wild_books.data or 0,
+            melded=_cards(self.melded_mode, self.melded_points, self.melded),
+            red_threes=self.red_threes.data or 0,
+            red_threes_held=self.red_threes_held.data or 0,
+            leftover=_cards(self.leftover_mode, self.leftover_points, self.leftover),
             went_out=went_out,
             deal_bonus=self.deal_bonus.data,
         )
 
-    def _cards(self, prefix: str) -> int | CardCounts:
-        if self[f"{prefix}_mode"].data == COUNTS:
-            counts = self[prefix].form
-            return CardCounts.from_mapping(
-                {key: field.data or 0 for key, field in counts._fields.items()}
-            )
-        return self[f"{prefix}_points"].data or 0
+
+def _cards(mode: RadioField, points: IntegerField, counts: FormField[Form]) -> int | CardCounts:
+    if mode.data == COUNTS:
+        return CardCounts.from_mapping({field.short_name: field.data or 0 for field in counts.form})
+    return points.data or 0
 
 
 def side_data(side: SideEntry) -> dict[str, object]:
@@ -100,7 +99,13 @@ def side_data(side: SideEntry) -> dict[str, object]:
     return {**data, "deal_bonus": side.deal_bonus}
 
 
-class SideList(FieldList):
+if TYPE_CHECKING:  # FieldList is generic in types-WTForms only
+    SideFields = FieldList[FormField[SideForm]]
+else:
+    SideFields = FieldList
+
+
+class SideList(SideFields):
     """The sides' sub-forms: one per item of the data it is given, each at its own index.
 
     FieldList numbers the entries it finds in a post from 0, so a side whose fields were left
@@ -114,9 +119,12 @@ class SideList(FieldList):
     def process(self, formdata: Any, data: Any = unset_value, extra_filters: Any = None) -> None:
         sides = [] if data is unset_value else list(data)
         self.entries, self.last_index, self.object_data = [], -1, sides
+        # FieldList's own ways to add an entry and to read a post's indices: types-WTForms,
+        # which types only its public API, leaves them out.
+        add_entry, posted_indices = self._add_entry, self._extract_indices  # type: ignore[attr-defined]
         for index, side in enumerate(sides):
-            self._add_entry(formdata, side, index=index)
-        posted = set(self._extract_indices(self.name, formdata)) if formdata else None
+            add_entry(formdata, side, index=index)
+        posted = set(posted_indices(self.name, formdata)) if formdata else None
         self.missing = () if posted is None else tuple(set(range(len(sides))) - posted)
 
 
@@ -178,7 +186,8 @@ class RoundForm(FlaskForm):
         side = self.sides[problem.side].form
         first, _, rest = problem.field.partition(".")
         if first in ("melded", "leftover"):
-            return side[first].form[rest] if rest in side[first].form else side[f"{first}_mode"]
+            counts = (side.melded if first == "melded" else side.leftover).form
+            return counts[rest] if rest in counts else side[f"{first}_mode"]
         return side[first] if first in side else None
 
 

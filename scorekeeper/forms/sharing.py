@@ -67,7 +67,8 @@ class ImportForm(FlaskForm):
             add_error(self.text, gettext("Choose a file or paste its text, not both."))
         elif self.file.data:
             try:
-                return self.file.data.read().decode("utf-8-sig")  # a BOM is no part of the JSON
+                text: str = self.file.data.read().decode("utf-8-sig")  # a BOM is no part of JSON
+                return text
             except UnicodeDecodeError:
                 add_error(self.file, gettext("This file is not a match's export: it is not text."))
         elif self.text.data:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
+from werkzeug.wrappers import Response
 
 from scorekeeper import store
 from scorekeeper.forms import DeleteRoundForm, RoundForm, hidden_number, round_form
@@ -149,6 +150,7 @@ def round_page(
     running = store.running_scores_before(view.match, number)
     minimums = [view.rules.meld_minimum(number, score) for score in running]
     delete_form = None if stored is None else DeleteRoundForm(data={"version": stored.version})
+    assert request.view_args is not None, "a routed request"
     return render_template(
         "matches/round.html",
         token=request.view_args["token"],  # every round page is served under the edit token

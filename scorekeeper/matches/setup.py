@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Response, flash, redirect, render_template, url_for
+from flask import flash, redirect, render_template, url_for
 from flask_babel import gettext
+from werkzeug.wrappers import Response
 
 from scorekeeper import store
 from scorekeeper.forms import SEATINGS, SETTING_LABELS, MatchForm, house_rule_groups, preset_values
@@ -20,7 +21,7 @@ def new() -> Page | Response:
         return setup_page(form), 422
     try:
         created = store.create_match(
-            form.name.data,
+            form.name.data or "",  # required: the form refused it empty
             form.preset.data,
             form.chosen_rules,
             form.side_specs(),

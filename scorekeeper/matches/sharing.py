@@ -3,10 +3,11 @@ and this device's list of the matches it opened."""
 
 from __future__ import annotations
 
-from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Response
 
 from scorekeeper import store
 from scorekeeper.forms import ImportForm, NewEditLinkForm, add_error
@@ -47,7 +48,10 @@ def new_edit_link(public_id: str, token: str) -> Response:
         abort(400)
     try:
         new_token = store.rotate_token_once(
-            match, token, operation_id=form.operation.data or None, secret=current_app.secret_key
+            match,
+            token,
+            operation_id=form.operation.data or None,
+            secret=current_app.config["SECRET_KEY"],
         )
     except store.TokenRefused:
         abort(403)

@@ -135,12 +135,12 @@ class StoredEntry(Protocol):
     dirty_books: int
     wild_books: int
     melded_points: int | None
-    melded_counts: Mapping[str, int] | None
+    melded_counts: dict[str, int] | None
     red_threes: int
     red_threes_held: int
     went_out: bool
     leftover_points: int | None
-    leftover_counts: Mapping[str, int] | None
+    leftover_counts: dict[str, int] | None
     deal_bonus: bool
 
 

@@ -24,6 +24,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.dml import UpdateBase
 from sqlalchemy.sql.selectable import Select
 
+from scorekeeper.database import driver_connection
+
 Processor = Callable[[Any], Any]
 Params = Mapping[str, Any]
 DriverStatementSource = Select[Any] | UpdateBase
@@ -119,4 +121,4 @@ class DriverStatement:
 
 def _cursor(connection: Connection) -> closing[Any]:
     """Return a new cursor of the DB-API connection beneath `connection`, closed after use."""
-    return closing(connection.connection.driver_connection.cursor())
+    return closing(driver_connection(connection).cursor())

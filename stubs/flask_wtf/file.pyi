@@ -1,0 +1,1 @@
+from wtforms import FileField as FileField
