@@ -107,7 +107,8 @@ class Standings:
     running_totals: tuple[tuple[int, ...], ...]
     rounds_played: int
     rounds_total: int
-    next_meld_minimums: tuple[int, ...] | None = None
+    next_round: int | None = None  # the first round not entered yet; None once all are
+    next_meld_minimums: tuple[int, ...] | None = None  # each side's, in that round
     leaders: tuple[int, ...] = field(default=())
 
     @property
@@ -133,30 +134,43 @@ class Standings:
 
 
 def standings(
-    rules: RuleSet, side_names: Sequence[str], round_scores: Sequence[Sequence[int]]
+    rules: RuleSet,
+    side_names: Sequence[str],
+    round_scores: Sequence[Sequence[int]],
+    *,
+    round_numbers: Sequence[int] | None = None,
 ) -> Standings:
-    """Return running totals, leaders and the result of a match from its rounds' scores in order."""
-    zero = (0,) * len(side_names)
-    running = tuple(
-        accumulate(
-            (tuple(scores) for scores in round_scores),
-            lambda total, scores: tuple(a + b for a, b in zip(total, scores, strict=True)),
-        )
-    )
-    totals = running[-1] if running else zero
+    """Return running totals, leaders and the result of a match from its rounds' scores in order.
+
+    `round_numbers` numbers those rounds, 1, 2, 3... unless given: a match may lack a round that
+    was deleted, and that round is the next to enter, at its own meld minimum.
+    """
+    numbers = range(1, len(round_scores) + 1) if round_numbers is None else round_numbers
+    running = tuple(accumulate((tuple(scores) for scores in round_scores), _summed))
+    totals = running[-1] if running else (0,) * len(side_names)
     played = len(round_scores)
     leaders: tuple[int, ...] = ()
     if played:
         best = max(totals)
         leaders = tuple(index for index, total in enumerate(totals) if total == best)
+    next_round = next((n for n in range(1, rules.rounds + 1) if n not in numbers), None)
     next_minimums = None
-    if played < rules.rounds:
-        next_minimums = tuple(rules.meld_minimum(played + 1, total) for total in totals)
+    if next_round is not None:
+        before = [
+            total for number, total in zip(numbers, running, strict=True) if number < next_round
+        ]
+        scores_before = before[-1] if before else (0,) * len(side_names)
+        next_minimums = tuple(rules.meld_minimum(next_round, score) for score in scores_before)
     return Standings(
         side_names=tuple(side_names),
         running_totals=running,
         rounds_played=played,
         rounds_total=rules.rounds,
+        next_round=next_round,
         next_meld_minimums=next_minimums,
         leaders=leaders,
     )
+
+
+def _summed(total: tuple[int, ...], scores: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(a + b for a, b in zip(total, scores, strict=True))

@@ -346,3 +346,26 @@ def test_by_score_the_next_rounds_minimum_follows_each_sides_total() -> None:
     result = standings(BY_SCORE, ["Us", "Them", "You"], [[3200, -100, 1500]])
 
     assert result.next_meld_minimums == (120, 15, 90)
+
+
+def test_a_round_missing_between_entered_ones_is_next_at_its_own_minimum() -> None:
+    result = standings(STANDARD, ["Us", "Them"], [[100, 50], [200, -30]], round_numbers=[1, 3])
+
+    assert result.next_round == 2
+    assert result.next_meld_minimums == (90, 90)
+    assert result.rounds_played == 2
+
+
+def test_by_score_a_missing_rounds_minimum_follows_the_totals_of_the_rounds_before_it() -> None:
+    scores = [[1500, -100], [3000, 3000]]
+
+    result = standings(BY_SCORE, ["Us", "Them"], scores, round_numbers=[1, 3])
+
+    assert result.next_meld_minimums == (90, 15)
+
+
+def test_once_every_round_is_entered_there_is_no_next_round() -> None:
+    result = standings(STANDARD, ["Us", "Them"], [[100, 50]] * 4)
+
+    assert result.next_round is None
+    assert result.next_meld_minimums is None

@@ -212,6 +212,18 @@ def test_rounds_may_come_in_any_order_and_the_next_round_is_the_lowest_missing(
     assert store.match_view(match).standings.winner == 1
 
 
+def test_a_deleted_round_is_next_again_at_its_own_meld_minimum(stored: Stored) -> None:
+    match = stored()
+    for number in (1, 2, 3):
+        store.add_round(match, round_of(number, STAYED_IN, WENT_OUT))
+    second = store.match_view(match).rounds[1]
+
+    store.delete_round(match, 2, version=second.version)
+
+    standings = store.match_view(match).standings
+    assert (standings.next_round, standings.next_meld_minimums) == (2, (90, 90))
+
+
 def test_running_scores_before_a_round_add_up_the_rounds_before_it(stored: Stored) -> None:
     match = stored()
     store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))

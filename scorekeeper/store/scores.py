@@ -37,7 +37,10 @@ class MatchView:
     side_names: tuple[str, ...]
     rounds: tuple[ScoredRound, ...]
     standings: Standings
-    next_round: int | None
+
+    @property
+    def next_round(self) -> int | None:
+        return self.standings.next_round
 
 
 class ImpossibleRound(ProblemsError):
@@ -57,14 +60,13 @@ def match_view(match: Match) -> MatchView:
     rules = rules_of(match)
     rounds = scored_rounds(rules, stored_drafts(match))
     scores = [tuple(side.score for side in scored.score.sides) for scored in rounds]
-    entered = {scored.number for scored in rounds}
+    numbers = [scored.number for scored in rounds]
     return MatchView(
         match=match,
         rules=rules,
         side_names=side_names(match),
         rounds=rounds,
-        standings=standings(rules, side_names(match), scores),
-        next_round=next((n for n in range(1, rules.rounds + 1) if n not in entered), None),
+        standings=standings(rules, side_names(match), scores, round_numbers=numbers),
     )
 
 
