@@ -20,6 +20,7 @@ from scorekeeper.rules import (
     Permission,
     WildRatio,
 )
+from scorekeeper.validation import MAX_PLAYERS, MIN_PLAYERS
 
 _INTEGER = {"type": "integer"}
 _COUNT = {"type": "integer", "minimum": 0}
@@ -125,8 +126,13 @@ def _schemas() -> dict[str, Any]:
             {
                 "rules": _RULES,
                 "round": {"type": "integer", "minimum": 1},
-                "players": {"type": "integer", "minimum": 1, "maximum": 6},
-                "sides": {"type": "array", "items": _ref("Side"), "minItems": 1, "maxItems": 6},
+                "players": {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
+                "sides": {
+                    "type": "array",
+                    "items": _ref("Side"),
+                    "minItems": 1,
+                    "maxItems": MAX_PLAYERS,
+                },
             },
             ("round", "sides"),
         ),
@@ -338,7 +344,7 @@ def _match_schemas() -> dict[str, Any]:
                     "type": "array",
                     "items": _ref("SideSetup"),
                     "minItems": 2,
-                    "maxItems": 6,
+                    "maxItems": MAX_PLAYERS,
                 },
                 "language": _LANGUAGE,
             },
@@ -363,7 +369,12 @@ def _match_schemas() -> dict[str, Any]:
         "RoundRequest": _object(
             {
                 "round": {"type": "integer", "minimum": 1, "description": "The URL's, for PUT."},
-                "sides": {"type": "array", "items": _ref("Side"), "minItems": 2, "maxItems": 6},
+                "sides": {
+                    "type": "array",
+                    "items": _ref("Side"),
+                    "minItems": 2,
+                    "maxItems": MAX_PLAYERS,
+                },
             },
             ("sides",),
         ),

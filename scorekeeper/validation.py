@@ -20,6 +20,7 @@ from scorekeeper.rules import (
     RuleSet,
 )
 
+MIN_PLAYERS = 2  # one alone plays no game
 MAX_PLAYERS = 6
 _COUNT_FIELDS = ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
 
@@ -75,15 +76,22 @@ def check_round_number(rules: RuleSet, round_number: int) -> None:
 
 def _round_level_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     yield from round_number_problems(rules, entry.round_number)
+    # A table left unstated has one player per side entered, so one side may be scored alone.
+    fewest_players = max(MIN_PLAYERS, len(entry.sides))
     if not 1 <= len(entry.sides) <= MAX_PLAYERS:
         template = N_("Enter between 1 and %(most)s sides.")
         yield Problem(field="sides", template=template, params={"most": MAX_PLAYERS})
-    elif not len(entry.sides) <= entry.player_count <= MAX_PLAYERS:
+    elif entry.players is not None and not fewest_players <= entry.players <= MAX_PLAYERS:
         template = N_(
-            "players is %(players)s, but %(sides)s sides need between %(sides)s and %(most)s "
+            "players is %(players)s, but %(sides)s sides need between %(least)s and %(most)s "
             "players: enter a number in that range."
         )
-        params = {"players": entry.player_count, "sides": len(entry.sides), "most": MAX_PLAYERS}
+        params = {
+            "players": entry.players,
+            "sides": len(entry.sides),
+            "least": fewest_players,
+            "most": MAX_PLAYERS,
+        }
         yield Problem(field="players", template=template, params=params)
 
 

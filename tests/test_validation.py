@@ -432,12 +432,18 @@ def test_a_round_outside_a_longer_match_is_refused_by_its_rounds() -> None:
         pytest.param(tuple(us() for _ in range(7)), None, "sides", id="seven sides"),
         pytest.param((us(), them()), 1, "players", id="fewer players than sides"),
         pytest.param((us(), them()), 7, "players", id="seven players"),
+        pytest.param((us(),), 1, "players", id="one player alone"),
     ],
 )
 def test_a_table_that_cannot_sit_is_refused(
     sides: tuple[SideEntry, ...], players: int | None, field: str
 ) -> None:
     assert assert_refused(problems_of(*sides, players=players), None, field)
+
+
+@pytest.mark.parametrize("players", [None, 2, 4])
+def test_one_side_may_be_scored_alone(players: int | None) -> None:
+    assert problems_of(us(), players=players) == []
 
 
 def test_every_problem_of_every_side_is_listed_at_once() -> None:
