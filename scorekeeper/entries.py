@@ -64,7 +64,7 @@ class SideEntry:
     red_threes_held: int = 0
     went_out: bool = False
     leftover: int | CardCounts = 0
-    deal_bonus: bool = False
+    deal_bonus: int = 0  # the side's players who cut exactly the cards the bonus asks for
     running_score: int = 0
 
     def label(self, index: int) -> str:

@@ -159,7 +159,7 @@ class Entry(Base):
     went_out: Mapped[bool] = mapped_column(default=False)
     leftover_points: Mapped[int | None]
     leftover_counts: Mapped[dict[str, int] | None] = mapped_column(JSON)
-    deal_bonus: Mapped[bool] = mapped_column(default=False)
+    deal_bonus: Mapped[int] = mapped_column(default=0)  # players who earned it
 
     round: Mapped[Round] = relationship(back_populates="entries")
     side: Mapped[Side] = relationship()

@@ -93,7 +93,11 @@ def _schemas() -> dict[str, Any]:
         "leftover_points": _COUNT,
         "leftover": _object({key: _COUNT for key in COUNT_KEYS}),
         "went_out": {"type": "boolean"},
-        "deal_bonus": {"type": "boolean"},
+        "deal_bonus": {
+            "type": ["integer", "boolean"],
+            "minimum": 0,
+            "description": "The side's players who cut exactly the cards; true counts 1.",
+        },
         "running_score": _INTEGER,
     }
     breakdown_keys = ("books", "melded", "red_threes", "going_out", "deal_bonus", "leftover")

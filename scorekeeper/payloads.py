@@ -22,8 +22,7 @@ _SIDE_INTEGERS = (
     "leftover_points",
     "running_score",
 )
-_SIDE_BOOLEANS = ("went_out", "deal_bonus")
-_SIDE_KEYS = frozenset({"name", "melded", "leftover", *_SIDE_INTEGERS, *_SIDE_BOOLEANS})
+_SIDE_KEYS = frozenset({"name", "melded", "leftover", "went_out", "deal_bonus", *_SIDE_INTEGERS})
 _MELD_INTEGERS = ("naturals", "twos", "jokers")
 
 
@@ -59,6 +58,12 @@ class _Reader:
             self.fail(self.prefix + key, N_("%(field)s must be a whole number, such as 0 or 2."))
             return default
         return value
+
+    def count_or_flag(self, key: str) -> int:
+        """Read a count that a client may send as a flag, as exports before counts did: true
+        counts 1 and false 0."""
+        value = self.data.get(key)
+        return int(value) if isinstance(value, bool) else self.integer(key) or 0
 
     def boolean(self, key: str) -> bool:
         value = self.data.get(key, False)
@@ -147,10 +152,16 @@ def _read_side(reader: _Reader, *, name_required: bool) -> SideEntry:
     numbers = {key: reader.integer(key) or 0 for key in _SIDE_INTEGERS}
     melded = _cards(reader, "melded", MELDED_COUNT_KEYS, numbers.pop("melded_points"))
     leftover = _cards(reader, "leftover", COUNT_KEYS, numbers.pop("leftover_points"))
-    booleans = {key: reader.boolean(key) for key in _SIDE_BOOLEANS}
     # Keyed by SideEntry's own field names, which a type checker cannot follow into a dict.
-    fields: dict[str, Any] = {**numbers, **booleans}
-    return SideEntry(name=name, melded=melded, leftover=leftover, **fields)
+    fields: dict[str, Any] = numbers
+    return SideEntry(
+        name=name,
+        melded=melded,
+        leftover=leftover,
+        went_out=reader.boolean("went_out"),
+        deal_bonus=reader.count_or_flag("deal_bonus"),
+        **fields,
+    )
 
 
 def _cards(reader: _Reader, key: str, count_keys: tuple[str, ...], points: int) -> int | CardCounts:

@@ -68,7 +68,7 @@ def side_breakdown(rules: RuleSet, side: SideEntry) -> Breakdown:
         melded=side.melded_points(values),
         red_threes=red_three_points(rules, side),
         going_out=rules.going_out_bonus if side.went_out else 0,
-        deal_bonus=rules.deal_bonus if side.deal_bonus else 0,
+        deal_bonus=rules.deal_bonus * side.deal_bonus,
         leftover=-side.leftover_points(values),
     )
 

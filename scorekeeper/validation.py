@@ -22,7 +22,14 @@ from scorekeeper.rules import (
 
 MIN_PLAYERS = 2  # one alone plays no game
 MAX_PLAYERS = 6
-_COUNT_FIELDS = ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
+_COUNT_FIELDS = (
+    "clean_books",
+    "dirty_books",
+    "wild_books",
+    "red_threes",
+    "red_threes_held",
+    "deal_bonus",
+)
 
 
 def check_round(rules: RuleSet, entry: RoundEntry) -> None:
@@ -164,8 +171,18 @@ def _rule_problems(
         )
         yield _side_problem(entry, index, "red_threes", template)
     if side.deal_bonus and not rules.deal_bonus:
-        template = N_("%(side)s: these rules play no deal bonus; leave it unticked.")
+        template = N_("%(side)s: these rules play no deal bonus; enter 0.")
         yield _side_problem(entry, index, "deal_bonus", template)
+    # Every other side has a player of its own, so this is the most a side can have.
+    most_players = entry.player_count - (len(entry.sides) - 1)
+    if rules.deal_bonus and side.deal_bonus > most_players:
+        template = N_(
+            "%(side)s: deal bonuses for %(count)s players, but the side has at most %(most)s "
+            "players."
+        )
+        yield _side_problem(
+            entry, index, "deal_bonus", template, count=side.deal_bonus, most=most_players
+        )
 
 
 def _book_problems(
@@ -293,6 +310,14 @@ def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
         yield _supply_problem(
             "red_threes", T_("red threes"), red_threes, RED_THREES_PER_DECK, decks
         )
+    deal_bonuses = sum(side.deal_bonus for side in entry.sides)
+    if deal_bonuses > entry.player_count:
+        template = N_(
+            "Deal bonuses for %(count)s players, but %(players)s sit at the table: each player "
+            "cuts once."
+        )
+        params = {"count": deal_bonuses, "players": entry.player_count}
+        yield Problem(field="deal_bonus", template=template, params=params)
     yield from _counted_supply_problems(entry, decks)
     yield from _wild_book_supply_problems(entry, decks)
     yield from _point_supply_problems(rules, entry, decks)

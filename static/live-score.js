@@ -33,8 +33,6 @@
       const key = input.name.slice(prefix.length);
       if (input.type === "radio") {
         if (input.checked) modes[key.replace(/_mode$/, "")] = input.value;
-      } else if (input.type === "checkbox") {
-        side[key] = input.checked;
       } else {
         const value = wholeNumber(input);
         if (value === null) return null;

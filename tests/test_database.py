@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -30,7 +31,7 @@ from sqlalchemy import (
     update,
 )
 
-from scorekeeper import create_app, database
+from scorekeeper import create_app, database, store
 from scorekeeper.database import (
     WriteLock,
     first_fixed_driver,
@@ -40,7 +41,10 @@ from scorekeeper.database import (
     write_connection,
     write_transaction,
 )
+from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.models import Match, db
+from scorekeeper.rules import build_rules
+from scorekeeper.store import SideSpec
 
 counters = MetaData()
 counter = Table(
@@ -408,6 +412,29 @@ def test_migrations_go_down_to_nothing_and_up_again(app: Flask) -> None:
         assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
         upgrade()
         assert set(inspect(db.engine).get_table_names()) == tables
+
+
+def test_deal_bonuses_go_back_to_a_flag_and_come_up_again_as_a_count(app: Flask) -> None:
+    sides = [SideSpec("Us", ("Ann", "Bob")), SideSpec("Them", ("Cy", "Di"))]
+    side = SideEntry(melded=90, red_threes_held=1, deal_bonus=2)
+    with app.app_context():
+        created = store.create_match("Cut", "partnership-11", build_rules("partnership-11"), sides)
+        store.add_round(created.match, RoundEntry(1, (side, replace(side, deal_bonus=0))))
+        db.session.commit()
+
+        downgrade(revision="ea4915ee568d")  # a flag: the second player's bonus is lost
+        assert _deal_bonuses() == ("BOOLEAN", [True, False])
+        upgrade()
+
+        assert _deal_bonuses() == ("INTEGER", [1, 0])
+
+
+def _deal_bonuses() -> tuple[str, list[object]]:
+    """Return the type of the entries' deal bonus column and its values, side by side."""
+    column = next(c for c in inspect(db.engine).get_columns("entry") if c["name"] == "deal_bonus")
+    with db.engine.connect() as connection:
+        values = connection.execute(text("SELECT deal_bonus FROM entry ORDER BY side_id")).scalars()
+        return str(column["type"]), list(values)
 
 
 def test_the_migrations_build_the_database_the_models_describe(app: Flask) -> None:

@@ -222,7 +222,7 @@ def test_the_round_form_reads_points_counts_and_who_went_out(
         "sides-1-melded_mode": "counts",
         "sides-1-melded-jokers": "2",
         "sides-1-melded-aces": "",
-        "sides-1-deal_bonus": "y",
+        "sides-1-deal_bonus": "2",
     }
     form = posted(two_side_round_form, data)
 
@@ -233,7 +233,7 @@ def test_the_round_form_reads_points_counts_and_who_went_out(
     assert entry.sides[0] == SideEntry(
         clean_books=2, melded=765, leftover=CardCounts(black_threes=1)
     )
-    assert entry.sides[1] == SideEntry(melded=CardCounts(jokers=2), went_out=True, deal_bonus=True)
+    assert entry.sides[1] == SideEntry(melded=CardCounts(jokers=2), went_out=True, deal_bonus=2)
 
 
 def test_a_stored_round_fills_the_form_with_what_was_entered(app: Flask) -> None:

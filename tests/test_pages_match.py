@@ -145,6 +145,19 @@ def test_the_round_form_hides_what_the_rules_make_impossible(
     assert not any(f'name="sides-0-{name}"' in page for name in hidden)
 
 
+def test_both_partners_deal_bonuses_are_entered_as_a_count_and_scored_each(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages(preset="partnership-11")
+    page = match.page(match.new_round)
+    assert 'id="sides-0-deal_bonus"' in page and "Worth 300 points each." in page
+    fields = {"sides-0-melded_points": "90", "sides-0-red_threes_held": "1"}
+
+    assert match.enter(1, {**fields, "sides-0-deal_bonus": "2"}).status_code == 303
+
+    assert re.search(r"<dt>Deal bonus</dt>\s*<dd data-value>600</dd>", match.page(match.view))
+
+
 def stepper_steps(page: str, field_id: str) -> list[str]:
     """Return the steps of the - and + buttons beside a field."""
     inside = "(?:(?!</div>).)*"  # within the stepper's own div

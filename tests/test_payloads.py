@@ -130,7 +130,8 @@ def test_melded_and_leftover_cards_can_be_counted_by_kind() -> None:
         pytest.param({"red_threes_held": True}, "red_threes_held", id="count as a flag"),
         pytest.param({"running_score": None}, "running_score", id="null score"),
         pytest.param({"went_out": "yes"}, "went_out", id="flag as text"),
-        pytest.param({"deal_bonus": 1}, "deal_bonus", id="flag as a number"),
+        pytest.param({"deal_bonus": "2"}, "deal_bonus", id="bonuses as text"),
+        pytest.param({"deal_bonus": 1.5}, "deal_bonus", id="half a bonus"),
         pytest.param({"melded": [1, 2]}, "melded", id="counts as a list"),
         pytest.param({"melded": {"black_threes": 1}}, "melded.black_threes", id="black 3 melded"),
         pytest.param({"leftover": {"kings": 1}}, "leftover.kings", id="unknown kind"),
@@ -220,6 +221,17 @@ def test_every_wrong_field_of_every_side_is_reported_at_once() -> None:
         (1, "name"),
         (1, "went_out"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("sent", "count"), [(2, 2), (0, 0), (True, 1), (False, 0)], ids=["2", "0", "true", "false"]
+)
+def test_deal_bonuses_are_a_count_of_players_and_a_flag_still_counts_one(
+    sent: object, count: int
+) -> None:
+    side, problems = parse_side({"name": "Us", "deal_bonus": sent}, 0, name_required=True)
+
+    assert (side.deal_bonus, problems) == (count, [])
 
 
 def test_parse_side_returns_the_side_and_its_problems() -> None:

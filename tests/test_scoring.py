@@ -153,11 +153,13 @@ def test_a_side_that_did_not_go_out_gets_no_going_out_bonus() -> None:
     assert breakdown_alone(SideEntry(clean_books=2, dirty_books=2, melded=400))["going_out"] == 0
 
 
-def test_the_deal_bonus_pays_the_rules_value_where_it_is_played() -> None:
-    side = SideEntry(melded=90, deal_bonus=True)
+@pytest.mark.parametrize(("players", "points"), [(0, 0), (1, 300), (2, 600)])
+def test_the_deal_bonus_pays_the_rules_value_to_each_player_who_earned_it(
+    players: int, points: int
+) -> None:
+    side = SideEntry(melded=90, deal_bonus=players)
 
-    assert breakdown_alone(side, build_rules("partnership-11"))["deal_bonus"] == 300
-    assert breakdown_alone(SideEntry(melded=90), build_rules("partnership-11"))["deal_bonus"] == 0
+    assert breakdown_alone(side, build_rules("partnership-11"))["deal_bonus"] == points
 
 
 @pytest.mark.parametrize(

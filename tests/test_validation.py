@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -254,7 +255,38 @@ def test_red_threes_laid_down_where_the_rules_only_hold_them_are_refused() -> No
 
 
 def test_a_deal_bonus_where_the_rules_play_none_is_refused() -> None:
-    assert assert_refused(problems_of(us(deal_bonus=True)), 0, "deal_bonus")
+    assert assert_refused(problems_of(us(deal_bonus=1)), 0, "deal_bonus")
+
+
+def test_both_partners_may_earn_the_deal_bonus() -> None:
+    sides = (us(melded=90, deal_bonus=2), them(melded=90, deal_bonus=2))
+
+    assert problems_of(*sides, rules=build_rules("partnership-11"), players=4) == []
+
+
+@pytest.mark.parametrize(
+    ("sides", "players", "side"),
+    [
+        pytest.param((us(deal_bonus=2), them()), 2, 0, id="two bonuses for one player alone"),
+        pytest.param((us(deal_bonus=4), them()), 4, 0, id="every player on one side of two"),
+        pytest.param((us(deal_bonus=-1), them()), 4, 0, id="negative"),
+        pytest.param(
+            (us(deal_bonus=2), them(deal_bonus=2), SideEntry("You", deal_bonus=2)),
+            5,
+            None,
+            id="more bonuses than players",
+        ),
+    ],
+)
+def test_deal_bonuses_for_more_players_than_can_earn_them_are_refused(
+    sides: tuple[SideEntry, ...], players: int, side: int | None
+) -> None:
+    partnership = build_rules("partnership-11")
+    melded = tuple(replace(entry, melded=90) for entry in sides)
+
+    assert assert_refused(
+        problems_of(*melded, rules=partnership, players=players), side, "deal_bonus"
+    )
 
 
 @pytest.mark.parametrize(

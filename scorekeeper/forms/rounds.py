@@ -10,7 +10,6 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Form
 from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lacks SelectChoice
-    BooleanField,
     Field,
     FieldList,
     FormField,
@@ -61,7 +60,7 @@ class SideForm(Form):
     leftover_mode = _cards_mode_field()
     leftover_points = count_field(_l("Points of the cards left in hand and foot"))
     leftover = FormField(_counts_form_class(COUNT_KEYS))
-    deal_bonus = BooleanField(_l("Deal bonus earned at the cut"))
+    deal_bonus = count_field(_l("Players who earned the deal bonus at the cut"))
 
     def entry(self, *, went_out: bool) -> SideEntry:
         """Return the side's entry; an empty field counts as 0."""
@@ -74,7 +73,7 @@ class SideForm(Form):
             red_threes_held=self.red_threes_held.data or 0,
             leftover=_cards(self.leftover_mode, self.leftover_points, self.leftover),
             went_out=went_out,
-            deal_bonus=self.deal_bonus.data,
+            deal_bonus=self.deal_bonus.data or 0,
         )
 
 

@@ -143,7 +143,7 @@ class StoredEntry(Protocol):
     went_out: bool
     leftover_points: int | None
     leftover_counts: dict[str, int] | None
-    deal_bonus: bool
+    deal_bonus: int
 
 
 def side_entry(entry: StoredEntry, name: str) -> SideEntry:
