@@ -224,12 +224,30 @@ def test_a_second_post_of_the_same_new_round_shows_the_stored_round_and_enters_n
     match = pages()
     match.enter(1)
 
-    response = match.enter(1, QUIET_ROUND)
+    response = match.enter(1)
 
     assert response.status_code == 303
     assert response.location == f"{match.edit}#round-1"
     assert scores(app, match) == [(2565, 825)]
     assert "Round 1 was already entered" in match.page(match.edit)
+
+
+def test_a_new_round_another_phone_entered_first_is_shown_beside_what_was_typed(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    match.enter(1)
+
+    response = match.enter(1, QUIET_ROUND)
+
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Someone else changed this round meanwhile" in page
+    assert "Us: 2,565 points" in page  # the stored round, beside what was typed
+    assert 'value="200"' in page and 'value="150"' in page
+    assert f'action="{match.round(1)}"' in page  # saving again replaces the stored round
+    assert 'name="version" type="hidden" value="1"' in page
+    assert scores(app, match) == [(2565, 825)]
 
 
 @pytest.mark.parametrize(

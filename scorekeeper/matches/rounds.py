@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
+from scorekeeper.entries import RoundEntry
 from scorekeeper.forms import DeleteRoundForm, RoundForm, hidden_number, round_form
 from scorekeeper.matches.blueprint import Page, bp, editable_match
 from scorekeeper.models import Match
@@ -27,14 +30,19 @@ def new_round(public_id: str, token: str) -> Page | Response:
         return round_page(view, form, number)
     if not form.validate():
         return round_page(view, form, number), 422
+    entry = form.entry(number)
     try:
-        store.add_round(match, form.entry(number), operation_id=form.operation.data or None)
+        store.add_round(match, entry, operation_id=form.operation.data or None)
     except ProblemsError as error:
-        if _is_entered(match, number):  # a double tap, or another phone was quicker
-            flash(gettext("Round %(round)s was already entered: here it is.", round=number))
-            return standings_redirect(match, token, number)
-        form.show_problems(error.problems)
-        return round_page(view, form, number), 422
+        # Entered before this request read the match: another phone, or this form sent again.
+        entered = next((scored for scored in view.rounds if scored.number == number), None)
+        if entered is None:
+            form.show_problems(error.problems)
+            return round_page(view, form, number), 422
+        if not _same_entry(entered, entry):  # another phone was quicker, with other scores
+            return _conflict_page(view, form, entered)
+        flash(gettext("Round %(round)s was already entered: here it is.", round=number))
+        return standings_redirect(match, token, number)
     flash(gettext("Round %(round)s is saved.", round=number))
     return standings_redirect(match, token, number)
 
@@ -123,8 +131,11 @@ def stored_round(view: MatchView, number: int) -> ScoredRound:
     return stored
 
 
-def _is_entered(match: Match, number: int) -> bool:
-    return any(scored.number == number for scored in store.match_view(match).rounds)
+def _same_entry(stored: ScoredRound, entry: RoundEntry) -> bool:
+    """Tell whether a typed entry is the stored round's: the same numbers for every side."""
+    typed = [replace(side, name="", running_score=0) for side in entry.sides]
+    kept = [replace(side, name="", running_score=0) for side in stored.entry.sides]
+    return typed == kept
 
 
 def standings_redirect(match: Match, token: str, number: int | None = None) -> Response:
