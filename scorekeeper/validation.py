@@ -196,7 +196,7 @@ def _book_problems(
     cheapest = rules.cheapest_books(side.books)
     if side.melded < cheapest:
         template = N_(
-            "%(side)s: melded_points of %(points)s cannot make the books entered "
+            "%(side)s: %(field)s of %(points)s cannot make the books entered "
             "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild), whose cards are worth at least "
             "%(cheapest)s; enter the points of every melded card, books included, or fewer books."
         )

@@ -94,6 +94,14 @@ def test_a_match_that_cannot_be_played_is_refused_with_every_problem(
     assert count(Match) == 0
 
 
+def test_a_name_of_only_spaces_is_refused_naming_the_field_in_words(in_app: None) -> None:
+    with pytest.raises(ProblemsError) as error:
+        store.create_match("   ", "standard", build_rules(), PAIRS)
+
+    [problem] = error.value.problems
+    assert problem.message() == "name must be a name of 1 to 60 characters on one line."
+
+
 def test_an_unknown_preset_is_refused(in_app: None) -> None:
     with pytest.raises(ProblemsError) as error:
         store.create_match("Friday", "lenient", build_rules(), PAIRS)

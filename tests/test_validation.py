@@ -314,6 +314,7 @@ def test_books_without_the_melded_cards_to_make_them_are_refused(
         problems_of(us(**books, melded=under), rules=rules), 0, "melded_points"
     )
 
+    assert f"Us: melded points of {under} cannot make the books" in problem.message()
     assert f"at least {floor}" in problem.message()
     assert problems_of(us(**books, melded=floor), rules=rules) == []
 

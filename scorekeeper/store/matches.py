@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import joinedload, selectinload
 
 from scorekeeper.database import single_read, write_transaction
+from scorekeeper.labels import field_label
 from scorekeeper.models import Match, Player, Round, Side, db, table_of
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import N_, Problem, ProblemsError
@@ -122,7 +123,8 @@ def _name_problems(field: str, name: str, *, side: int | None = None) -> list[Pr
     if 1 <= len(name) <= MAX_NAME_LENGTH and name.isprintable():
         return []
     template = N_("%(field)s must be a name of 1 to %(most)s characters on one line.")
-    return [Problem(field, template, {"field": field, "most": MAX_NAME_LENGTH}, side=side)]
+    params = {"field": field_label(field), "most": MAX_NAME_LENGTH}
+    return [Problem(field, template, params, side=side)]
 
 
 def _preset_problems(preset: str) -> list[Problem]:
