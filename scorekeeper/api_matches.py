@@ -216,7 +216,7 @@ def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
 @bp.get("/matches/<public_id:public_id>/rounds/<int:number>")
 def get_round(public_id: str, number: int) -> Response:
     view = store.match_view(_match(public_id))
-    scored = next((scored for scored in view.rounds if scored.number == number), None)
+    scored = view.entered_round(number)
     if scored is None:
         raise store.RoundNotFound(number)
     return _round_response(scored)

@@ -20,7 +20,7 @@ from scorekeeper.rules import (
     Permission,
     WildRatio,
 )
-from scorekeeper.validation import MAX_PLAYERS, MIN_PLAYERS
+from scorekeeper.validation import MAX_PLAYERS, MIN_PLAYERS, MIN_SIDES
 
 _INTEGER = {"type": "integer"}
 _COUNT = {"type": "integer", "minimum": 0}
@@ -347,7 +347,7 @@ def _match_schemas() -> dict[str, Any]:
                 "sides": {
                     "type": "array",
                     "items": _ref("SideSetup"),
-                    "minItems": 2,
+                    "minItems": MIN_SIDES,
                     "maxItems": MAX_PLAYERS,
                 },
                 "language": _LANGUAGE,
@@ -376,7 +376,7 @@ def _match_schemas() -> dict[str, Any]:
                 "sides": {
                     "type": "array",
                     "items": _ref("Side"),
-                    "minItems": 2,
+                    "minItems": MIN_SIDES,
                     "maxItems": MAX_PLAYERS,
                 },
             },

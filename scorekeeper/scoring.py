@@ -147,7 +147,8 @@ def standings(
     """
     numbers = range(1, len(round_scores) + 1) if round_numbers is None else round_numbers
     running = tuple(accumulate((tuple(scores) for scores in round_scores), _summed))
-    totals = running[-1] if running else (0,) * len(side_names)
+    zero = (0,) * len(side_names)
+    totals = running[-1] if running else zero
     played = len(round_scores)
     leaders: tuple[int, ...] = ()
     if played:
@@ -156,10 +157,8 @@ def standings(
     next_round = next((n for n in range(1, rules.rounds + 1) if n not in numbers), None)
     next_minimums = None
     if next_round is not None:
-        before = [
-            total for number, total in zip(numbers, running, strict=True) if number < next_round
-        ]
-        scores_before = before[-1] if before else (0,) * len(side_names)
+        # Every round before the first one missing is entered, and they come first, in order.
+        scores_before = running[next_round - 2] if next_round > 1 else zero
         next_minimums = tuple(rules.meld_minimum(next_round, score) for score in scores_before)
     return Standings(
         side_names=tuple(side_names),

@@ -21,6 +21,7 @@ from scorekeeper.rules import (
 )
 
 MIN_PLAYERS = 2  # one alone plays no game
+MIN_SIDES = 2  # a match is played against somebody
 MAX_PLAYERS = 6
 _COUNT_FIELDS = (
     "clean_books",
@@ -47,6 +48,7 @@ def round_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
     for index, side in enumerate(entry.sides):
         problems += _side_problems(rules, entry, index, side)
     problems += _going_out_problems(rules, entry)
+    problems += _deal_bonus_problems(rules, entry)
     # Supply adds up every side's cards, which means little while a side's entry is wrong.
     if not problems:
         problems += _supply_problems(rules, entry)
@@ -173,16 +175,6 @@ def _rule_problems(
     if side.deal_bonus and not rules.deal_bonus:
         template = N_("%(side)s: these rules play no deal bonus; enter 0.")
         yield _side_problem(entry, index, "deal_bonus", template)
-    # Every other side has a player of its own, so this is the most a side can have.
-    most_players = entry.player_count - (len(entry.sides) - 1)
-    if rules.deal_bonus and side.deal_bonus > most_players:
-        template = N_(
-            "%(side)s: deal bonuses for %(count)s players, but the side has at most %(most)s "
-            "players."
-        )
-        yield _side_problem(
-            entry, index, "deal_bonus", template, count=side.deal_bonus, most=most_players
-        )
 
 
 def _book_problems(
@@ -261,6 +253,31 @@ def _minimum_problems(
         yield _side_problem(entry, index, field, template, points=points, minimum=minimum)
 
 
+def _deal_bonus_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
+    """Refuse more deal bonuses than a side, or the table, has players to cut for them."""
+    if not rules.deal_bonus:
+        return  # a side that entered one anyway is told so among its own problems
+    # Every other side has a player of its own, so this is the most a side can have.
+    most_players = entry.player_count - (len(entry.sides) - 1)
+    for index, side in enumerate(entry.sides):
+        if side.deal_bonus > most_players:
+            template = N_(
+                "%(side)s: deal bonuses for %(count)s players, but the side has at most "
+                "%(most)s players."
+            )
+            yield _side_problem(
+                entry, index, "deal_bonus", template, count=side.deal_bonus, most=most_players
+            )
+    deal_bonuses = sum(side.deal_bonus for side in entry.sides)
+    if deal_bonuses > entry.player_count:
+        template = N_(
+            "Deal bonuses for %(count)s players, but %(players)s sit at the table: each player "
+            "cuts once."
+        )
+        params = {"count": deal_bonuses, "players": entry.player_count}
+        yield Problem(field="deal_bonus", template=template, params=params)
+
+
 def _going_out_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     out = [index for index, side in enumerate(entry.sides) if side.went_out]
     for index in out:
@@ -310,14 +327,6 @@ def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
         yield _supply_problem(
             "red_threes", T_("red threes"), red_threes, RED_THREES_PER_DECK, decks
         )
-    deal_bonuses = sum(side.deal_bonus for side in entry.sides)
-    if deal_bonuses > entry.player_count:
-        template = N_(
-            "Deal bonuses for %(count)s players, but %(players)s sit at the table: each player "
-            "cuts once."
-        )
-        params = {"count": deal_bonuses, "players": entry.player_count}
-        yield Problem(field="deal_bonus", template=template, params=params)
     yield from _counted_supply_problems(entry, decks)
     yield from _wild_book_supply_problems(entry, decks)
     yield from _point_supply_problems(rules, entry, decks)

@@ -29,8 +29,7 @@ from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, PRESETS, RuleSet, build_rules
 from scorekeeper.store import SideSpec
-from scorekeeper.store.matches import MIN_SIDES
-from scorekeeper.validation import MAX_PLAYERS
+from scorekeeper.validation import MAX_PLAYERS, MIN_SIDES
 
 Validator = Callable[[FlaskForm, Field], None]
 

@@ -35,7 +35,7 @@ def new_round(public_id: str, token: str) -> Page | Response:
         store.add_round(match, entry, operation_id=form.operation.data or None)
     except ProblemsError as error:
         # Entered before this request read the match: another phone, or this form sent again.
-        entered = next((scored for scored in view.rounds if scored.number == number), None)
+        entered = view.entered_round(number)
         if entered is None:
             form.show_problems(error.problems)
             return round_page(view, form, number), 422
@@ -125,7 +125,7 @@ def stored_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
 
 
 def stored_round(view: MatchView, number: int) -> ScoredRound:
-    stored = next((scored for scored in view.rounds if scored.number == number), None)
+    stored = view.entered_round(number)
     if stored is None:
         abort(404)
     return stored

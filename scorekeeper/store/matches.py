@@ -19,12 +19,11 @@ from scorekeeper.models import Match, Player, Round, Side, db, table_of
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, RuleSet, build_rules
-from scorekeeper.validation import MAX_PLAYERS
+from scorekeeper.validation import MAX_PLAYERS, MIN_SIDES
 
 EDIT_TOKEN_BYTES = 32
 PUBLIC_ID_BYTES = 16
 PUBLIC_ID_LENGTH = math.ceil(PUBLIC_ID_BYTES * 8 / 6)  # base64 characters, no padding
-MIN_SIDES = 2  # a match is played against somebody
 
 
 @dataclass(frozen=True)

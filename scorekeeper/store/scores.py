@@ -42,6 +42,10 @@ class MatchView:
     def next_round(self) -> int | None:
         return self.standings.next_round
 
+    def entered_round(self, number: int) -> ScoredRound | None:
+        """Return round `number` as stored, or None when it is not entered."""
+        return next((scored for scored in self.rounds if scored.number == number), None)
+
 
 class ImpossibleRound(ProblemsError):
     """A stored or new round the domain refuses, given the rounds before it."""

@@ -9,7 +9,6 @@ class CSS:
         self,
         *,
         url: str | None = None,
-        string: str | None = None,
         url_fetcher: URLFetcher | None = None,
         font_config: FontConfiguration | None = None,
         **kwargs: Any,
