@@ -207,6 +207,18 @@ class RuleSet:
         settings: dict[str, Any] = _plain(self)
         return settings
 
+    @cached_property
+    def unused_settings(self) -> frozenset[str]:
+        """Return the settings that these rules never consult, whatever their values."""
+        unused = set()
+        if self.meld_minimum_mode is MeldMinimumMode.BY_SCORE:
+            unused.add("meld_minimums")
+        if not self.wild_books_allowed:
+            unused.add("wild_book")
+        if not self.red_threes_laid_down:
+            unused |= {"red_three_bonus", "red_three_unmelded"}
+        return frozenset(unused)
+
 
 def _plain(value: Any) -> Any:
     # Not dataclasses.asdict, which deep-copies every value: these are immutable, and a copy
@@ -501,7 +513,24 @@ def _check_consistency(rules: RuleSet) -> None:
         raise ProblemsError(problems)
 
 
-def changed_settings(preset: str, rules: RuleSet) -> dict[str, Any]:
-    """Return the settings of `rules` that differ from the preset, as plain JSON values."""
-    base = PRESETS[preset].rules.as_settings()
-    return {key: value for key, value in rules.as_settings().items() if base[key] != value}
+def house_rule_keys(preset: str, rules: RuleSet) -> tuple[str, ...]:
+    """Return the settings in which a game under `rules` differs from one under the preset,
+    nested ones part by part (``card_values.joker``), in the rule set's order: those changed,
+    except those that `rules` never consult."""
+    base = _by_key(PRESETS[preset].rules.as_settings())
+    return tuple(
+        key
+        for key, value in _by_key(rules.as_settings()).items()
+        if base[key] != value and key.split(".")[0] not in rules.unused_settings
+    )
+
+
+def _by_key(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the settings with nested ones spread out under dotted keys."""
+    spread: dict[str, Any] = {}
+    for key, value in settings.items():
+        if isinstance(value, Mapping):
+            spread |= {f"{key}.{part}": item for part, item in value.items()}
+        else:
+            spread[key] = value
+    return spread

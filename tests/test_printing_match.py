@@ -99,6 +99,24 @@ def test_the_report_prints_the_house_rules_in_short(
     assert "Going-out bonus +200" in text
 
 
+def test_the_report_counts_the_house_rules_that_its_match_plays_as_its_page_does(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    # Per-round minimums are stored but unused when minimums go by score: no house rule.
+    overrides = {
+        "meld_minimum_mode": "by_score",
+        "meld_minimums": [60, 90, 120, 150],
+        "card_values": {"joker": 60},
+    }
+    stored = create_match(overrides=overrides)
+
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf"))
+    page = client.get(f"/m/{stored.public_id}").get_data(as_text=True)
+
+    assert "Standard preset with 2 house rules" in text
+    assert "2 house rules" in page and "Meld minimum of each round" not in page
+
+
 def test_a_by_score_report_prints_each_sides_minimum_of_each_round(
     client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
 ) -> None:

@@ -22,7 +22,7 @@ from scorekeeper.rules import (
     WildRatio,
     build_rules,
     by_score_minimum,
-    changed_settings,
+    house_rule_keys,
 )
 
 SECTION_5_KEYS = (
@@ -213,9 +213,8 @@ def test_any_setting_can_be_overridden(setting: str) -> None:
 
     rules = build_rules("standard", overrides)
 
-    changed = changed_settings("standard", rules)
-    assert setting in changed
-    value = changed[setting]
+    assert setting in {key.split(".")[0] for key in house_rule_keys("standard", rules)}
+    value = rules.as_settings()[setting]
     expected = OVERRIDES[setting]
     if isinstance(expected, dict):
         assert value.items() >= expected.items()
@@ -238,7 +237,63 @@ def test_an_override_replaces_a_preset_value_of_any_preset() -> None:
 
 
 def test_no_settings_change_when_a_preset_is_built_as_it_is() -> None:
-    assert changed_settings("simple", build_rules("simple")) == {}
+    assert house_rule_keys("simple", build_rules("simple")) == ()
+
+
+def test_house_rules_name_nested_settings_part_by_part_in_the_rule_sets_order() -> None:
+    rules = build_rules(
+        "standard", {"card_values": {"two": 25, "joker": 60}, "hand_size": 11, "deal_bonus": 100}
+    )
+
+    assert house_rule_keys("standard", rules) == (
+        "hand_size",
+        "card_values.joker",
+        "card_values.two",
+        "deal_bonus",
+    )
+
+
+@pytest.mark.parametrize(
+    ("overrides", "unused"),
+    [
+        pytest.param(
+            {"meld_minimum_mode": "by_score", "meld_minimums": [60, 90, 120, 150]},
+            "meld_minimums",
+            id="per-round minimums when they go by score",
+        ),
+        pytest.param(
+            {"wild_books_allowed": False, "wild_book": 2500},
+            "wild_book",
+            id="a wild book's value when wild books are not played",
+        ),
+        pytest.param(
+            {"red_threes_laid_down": False, "red_three_bonus": 200},
+            "red_three_bonus",
+            id="a laid-down red three's bonus when none is laid down",
+        ),
+        pytest.param(
+            {"red_threes_laid_down": False, "red_three_unmelded": 100},
+            "red_three_unmelded",
+            id="a laid-down red three's penalty when none is laid down",
+        ),
+    ],
+)
+def test_a_changed_setting_that_the_rules_never_consult_is_no_house_rule(
+    overrides: dict[str, Any], unused: str
+) -> None:
+    rules = build_rules("standard", overrides)
+
+    keys = house_rule_keys("standard", rules)
+
+    assert unused not in keys
+    assert set(keys) == set(overrides) - {unused}
+
+
+def test_a_setting_the_rules_consult_again_counts_as_a_house_rule_again() -> None:
+    by_round = build_rules("standard", {"meld_minimums": [60, 90, 120, 150]})
+
+    assert house_rule_keys("standard", by_round) == ("meld_minimums",)
+    assert "meld_minimums" not in by_round.unused_settings
 
 
 def test_overrides_turn_into_the_domains_types() -> None:
@@ -305,8 +360,8 @@ TABLE_VARIANTS = {
 def test_values_that_real_tables_use_pass(overrides: dict[str, Any]) -> None:
     rules = build_rules("standard", overrides)
 
-    changed = changed_settings("standard", rules)
-    assert set(changed) == set(overrides)
+    changed = house_rule_keys("standard", rules)
+    assert {key.split(".")[0] for key in changed} == set(overrides)
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,14 @@ from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lack
 
 from scorekeeper.forms.fields import NUMERIC, SIGNED, stripped
 from scorekeeper.labels import SETTING_LABELS as DOMAIN_SETTING_LABELS
-from scorekeeper.rules import DEFAULT_PRESET, PRESETS, SETTING_KEYS, SETTING_RANGES, RuleSet
+from scorekeeper.rules import (
+    DEFAULT_PRESET,
+    PRESETS,
+    SETTING_KEYS,
+    SETTING_RANGES,
+    RuleSet,
+    house_rule_keys,
+)
 
 
 class SettingKind(enum.Enum):
@@ -193,6 +200,6 @@ def house_rule_groups() -> list[tuple[str, tuple[HouseRule, ...]]]:
 
 
 def changed_house_rules(preset: str, rules: RuleSet) -> list[HouseRule]:
-    """Return the house rules in which `rules` differ from the preset's."""
-    base = PRESETS[preset].rules if preset in PRESETS else PRESETS[DEFAULT_PRESET].rules
-    return [rule for rule in house_rules() if rule.value_of(rules) != rule.value_of(base)]
+    """Return the house rules in which a game under `rules` differs from one under the preset."""
+    changed = house_rule_keys(preset if preset in PRESETS else DEFAULT_PRESET, rules)
+    return [rule for rule in house_rules() if rule.key in changed]

@@ -25,7 +25,7 @@ from scorekeeper.printing.documents import (
     report_html,
     sheet_pdf,
 )
-from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, changed_settings
+from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, house_rule_keys
 from scorekeeper.rules_card import Phrase, Section, points_text, rules_card
 from scorekeeper.validation import MAX_PLAYERS
 
@@ -213,7 +213,7 @@ def printed_match_rules(match: Match) -> PrintedRules:
     """Return the match's rules under its name, saying how many house rules it plays."""
     preset = match.preset if match.preset in PRESETS else DEFAULT_PRESET
     rules = store.rules_of(match)
-    changes = len(changed_settings(preset, rules))
+    changes = len(house_rule_keys(preset, rules))
     name = gettext(PRESETS[preset].name)
     subtitle = ngettext(
         "%(preset)s preset with %(num)s house rule",
