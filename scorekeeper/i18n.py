@@ -12,7 +12,7 @@ from typing import TypeGuard
 
 from babel import Locale
 from flask import request
-from flask_babel import gettext
+from flask_babel import format_decimal, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
@@ -82,12 +82,12 @@ def browsers_language(accept_language: str) -> str:
 
 def problem_dict(problem: Problem) -> dict[str, object]:
     """Return a domain problem as an API error, in the request's language."""
-    return problem.as_dict(gettext)
+    return problem.as_dict(gettext, format_decimal)
 
 
 def problem_message(problem: Problem) -> str:
     """Return a domain problem's message in the request's language."""
-    return problem.message(gettext)
+    return problem.message(gettext, format_decimal)
 
 
 def http_error_message(error: HTTPException) -> str:

@@ -34,9 +34,11 @@ class Problem:
     params: Mapping[str, object] = dataclasses.field(default_factory=dict)
     side: int | None = None
 
-    def message(self, translate: Callable[[str], str] = str) -> str:
-        """Return the message in the language `translate` gives."""
-        params = {key: _translated(value, translate) for key, value in self.params.items()}
+    def message(
+        self, translate: Callable[[str], str] = str, number: Callable[[int], str] = str
+    ) -> str:
+        """Return the message in the language `translate` gives, numbers shown by `number`."""
+        params = {key: _shown(value, translate, number) for key, value in self.params.items()}
         return translate(self.template) % params
 
     def of_side(self, side: int, label: str) -> Problem:
@@ -46,15 +48,22 @@ class Problem:
             field=self.field, template=N_("%(side)s: %(problem)s"), params=params, side=side
         )
 
-    def as_dict(self, translate: Callable[[str], str] = str) -> dict[str, object]:
+    def as_dict(
+        self, translate: Callable[[str], str] = str, number: Callable[[int], str] = str
+    ) -> dict[str, object]:
         """Return the problem as the API's error object."""
-        return {"side": self.side, "field": self.field, "message": self.message(translate)}
+        message = self.message(translate, number)
+        return {"side": self.side, "field": self.field, "message": message}
 
 
-def _translated(value: object, translate: Callable[[str], str]) -> object:
+def _shown(value: object, translate: Callable[[str], str], number: Callable[[int], str]) -> object:
     if isinstance(value, Term):
         return translate(value)
-    return value.message(translate) if isinstance(value, Problem) else value
+    if isinstance(value, Problem):
+        return value.message(translate, number)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number(value)
+    return value
 
 
 class ProblemsError(ValueError):

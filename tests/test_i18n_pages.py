@@ -236,6 +236,24 @@ def test_numbers_are_written_as_the_language_writes_them(
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_numbers_in_a_refusal_are_written_as_the_language_writes_them(
+    client: FlaskClient, language: str
+) -> None:
+    # 1,800 points of cards, where three decks (two players) hold 1,770.
+    sides = [{"name": "A", "melded_points": 1800}, {"name": "B"}]
+    response = client.post(
+        "/api/v1/score",
+        json={"round": 1, "sides": sides},
+        headers={"Accept-Language": language},
+    )
+
+    assert response.status_code == 422
+    message = one_space(response.get_json()["errors"][0]["message"])
+    for hundreds in ("800", "770"):  # 1,800 and 1,770, grouped as 1,500 is
+        assert one_space(WILD_BOOK_POINTS[language].replace("500", hundreds)) in message
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_a_match_sheet_prints_its_day_as_the_language_writes_dates(
     app: Flask, client: FlaskClient, played: StoredMatch, language: str
 ) -> None:

@@ -501,3 +501,11 @@ def test_check_round_raises_every_problem() -> None:
 
     assert len(raised.value.problems) == 2
     assert "Us: " in str(raised.value)
+
+
+def test_a_problems_numbers_are_shown_as_the_caller_writes_numbers() -> None:
+    inner = Problem("melded_points", "%(points)s points, %(flag)s", {"points": 1800, "flag": True})
+    problem = inner.of_side(0, "Us")
+
+    assert problem.message() == "Us: 1800 points, True"
+    assert problem.message(number=lambda n: f"{n:,}") == "Us: 1,800 points, True"
