@@ -330,6 +330,18 @@ def test_a_problem_of_the_whole_round_is_shown_above_the_form(
     assert stored_rounds(app) == []
 
 
+@pytest.mark.parametrize("number", ["", "abc", "0", "-1", "5", "2.0"])
+def test_a_new_round_form_changed_by_hand_to_name_no_round_of_the_match_is_refused(
+    pages: Callable[..., MatchPages], app: Flask, number: str
+) -> None:
+    match = pages()
+
+    response = match.post(match.new_round, {**WORKED_EXAMPLE, "round_number": number})
+
+    assert response.status_code == 400
+    assert stored_rounds(app) == []
+
+
 def test_once_every_round_is_entered_there_is_no_new_round_to_enter(
     pages: Callable[..., MatchPages],
 ) -> None:

@@ -108,8 +108,8 @@ def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
     match has every round already."""
     form = round_form(view.side_names, round_number=view.next_round)
     number = hidden_number(form.round_number)
-    if number is not None and not 1 <= number <= view.rules.rounds:
-        abort(400)  # only a form changed by hand names a round this match does not have
+    if form.is_submitted() and (number is None or not 1 <= number <= view.rules.rounds):
+        abort(400)  # only a form changed by hand names no round, or one the match does not have
     return form, number
 
 
