@@ -226,3 +226,20 @@ def test_a_new_edit_link_replaces_the_old_one_on_this_device_and_the_old_one_sto
     assert response is not None and response.status == 403
     page.goto(f"{live_server}/recent")
     expect(page.locator(".recent-list a")).to_have_attribute("href", new_link)
+
+
+def test_going_back_to_a_saved_rounds_form_offers_the_next_round_not_the_saved_one_again(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    set_up_two_player_match(page, live_server, "Back")
+    page.goto(page.locator("#edit-link").input_value())
+    page.get_by_role("link", name="Enter round 1").tap()
+    tap_choice(page, "went_out", "0")
+    fill_side(page, 0, {"clean_books": 2, "dirty_books": 2, "melded_points": 765})
+    save_round(page, 1)
+
+    page.go_back()  # the browser's Back, to the form just saved
+
+    expect(page.locator("h1")).to_have_text("Round 2 of 4")
+    expect(page.locator("#sides-0-melded_points")).to_have_value("")
