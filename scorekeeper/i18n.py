@@ -6,6 +6,7 @@ LANG=xx`, translating its catalog and compiling it (README, "Languages").
 
 from __future__ import annotations
 
+import decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeGuard
@@ -82,12 +83,21 @@ def browsers_language(accept_language: str) -> str:
 
 def problem_dict(problem: Problem) -> dict[str, object]:
     """Return a domain problem as an API error, in the request's language."""
-    return problem.as_dict(gettext, format_decimal)
+    return problem.as_dict(gettext, _problem_number)
 
 
 def problem_message(problem: Problem) -> str:
     """Return a domain problem's message in the request's language."""
-    return problem.message(gettext, format_decimal)
+    return problem.message(gettext, _problem_number)
+
+
+def _problem_number(number: int) -> str:
+    """Return a number of a problem as the request's language writes it; one of more digits
+    than Babel's decimals hold, which only a mistyped field gives, as its digits."""
+    try:
+        return format_decimal(number)
+    except decimal.InvalidOperation:
+        return str(number)
 
 
 def http_error_message(error: HTTPException) -> str:

@@ -254,6 +254,22 @@ def test_numbers_in_a_refusal_are_written_as_the_language_writes_them(
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_a_number_too_long_to_group_is_refused_with_its_digits(
+    client: FlaskClient, language: str
+) -> None:
+    held = 10**40  # a thumb on the 0 key: more digits than Babel's decimals hold
+    sides = [{"name": "A", "red_threes_held": held}, {"name": "B"}]
+    response = client.post(
+        "/api/v1/score",
+        json={"round": 1, "sides": sides},
+        headers={"Accept-Language": language},
+    )
+
+    assert response.status_code == 422
+    assert str(held) in response.get_json()["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_a_match_sheet_prints_its_day_as_the_language_writes_dates(
     app: Flask, client: FlaskClient, played: StoredMatch, language: str
 ) -> None:
