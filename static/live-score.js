@@ -10,15 +10,46 @@
   const rules = JSON.parse(form.dataset.rules);
   const cards = [...form.querySelectorAll("[data-side]")];
   const roundProblems = form.querySelector("[data-problems-round]");
+  const numbers = [...form.querySelectorAll("[data-side] input:not([type='radio'])")];
   const format = new Intl.NumberFormat(document.documentElement.lang || undefined);
   let timer = null;
   let pending = null;
 
-  // An empty field counts as 0; anything but digits waits for the typing to finish.
+  // An empty field counts as 0; anything but digits is no number, and says so.
   function wholeNumber(input) {
     const text = input.value.trim();
     if (text === "") return 0;
     return /^\d+$/.test(text) ? Number(text) : null;
+  }
+
+  // Next to a field that holds no whole number, the message the server gives on saving,
+  // unless the page came back from saving with it.
+  function markUnreadable(input, unreadable) {
+    const id = `${input.id}-unreadable`;
+    const shown = document.getElementById(id);
+    if (unreadable === Boolean(shown) || (unreadable && saidOnSaving(input))) return;
+    const described = (input.getAttribute("aria-describedby") || "").split(" ");
+    const others = described.filter((name) => name && name !== id);
+    if (unreadable) {
+      const list = document.createElement("ul");
+      list.className = "field-errors";
+      list.id = id;
+      const item = document.createElement("li");
+      item.textContent = form.dataset.notANumber;
+      list.append(item);
+      input.closest(".field").append(list);
+      others.push(id);
+    } else {
+      shown.remove();
+    }
+    input.toggleAttribute("aria-invalid", unreadable);
+    if (others.length) input.setAttribute("aria-describedby", others.join(" "));
+    else input.removeAttribute("aria-describedby");
+  }
+
+  function saidOnSaving(input) {
+    const errors = document.getElementById(`${input.id}-errors`);
+    return Boolean(errors?.textContent.includes(form.dataset.notANumber));
   }
 
   function sideEntry(card, index) {
@@ -35,7 +66,6 @@
         if (input.checked) modes[key.replace(/_mode$/, "")] = input.value;
       } else {
         const value = wholeNumber(input);
-        if (value === null) return null;
         const [group, kind] = key.split("-"); // "melded-jokers": a count of one kind of card
         if (kind) side[group] = { ...side[group], [kind]: value };
         else side[key] = value;
@@ -75,6 +105,7 @@
     listProblems(roundProblems, []);
   }
 
+  // No score while an entry is refused or cannot be read: each side's problems instead.
   function showProblems(errors) {
     cards.forEach((card, index) => {
       for (const total of card.querySelectorAll("[data-total]")) total.textContent = "–";
@@ -87,9 +118,14 @@
   }
 
   async function update() {
+    const unreadable = numbers.filter((input) => wholeNumber(input) === null);
+    numbers.forEach((input) => markUnreadable(input, unreadable.includes(input)));
+    pending?.abort(); // an answer still on its way is about numbers changed since
+    if (unreadable.length) {
+      showProblems([]);
+      return;
+    }
     const sides = cards.map(sideEntry);
-    if (sides.includes(null)) return;
-    pending?.abort();
     pending = new AbortController();
     const body = {
       rules,

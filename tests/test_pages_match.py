@@ -292,6 +292,33 @@ def test_an_impossible_round_shows_why_next_to_the_field_keeps_the_entry_and_sto
     assert stored_rounds(app) == []
 
 
+@pytest.mark.parametrize("editing", [False, True], ids=["new round", "edit"])
+def test_a_field_that_cannot_be_read_is_shown_with_every_other_problem_at_once(
+    pages: Callable[..., MatchPages], app: Flask, editing: bool
+) -> None:
+    match = pages()
+    if editing:
+        match.enter(1, QUIET_ROUND)
+    before = stored_rounds(app)
+    fields = {
+        "round_number": "1",
+        "version": "1",
+        **side(0, clean_books=2, melded_points="7x5"),  # a slip of the thumb
+        **side(1, clean_books=5, melded_points=100),  # five books of cards worth 100 points
+    }
+
+    response = match.post(match.round(1) if editing else match.new_round, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    # The unreadable field says only that; the domain, which read it as empty, says no more.
+    unreadable = errors_next_to(page, "sides-0-melded_points")
+    assert re.findall("<li>(.*?)</li>", unreadable) == ["Enter a whole number, such as 0 or 50."]
+    assert "at least 175" in errors_next_to(page, "sides-1-melded_points")
+    assert 'value="7x5"' in page
+    assert stored_rounds(app) == before
+
+
 def test_a_post_without_one_sides_fields_refuses_that_side_and_moves_no_other_side_up(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:

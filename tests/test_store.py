@@ -265,6 +265,24 @@ def test_an_earlier_round_that_would_break_a_later_one_is_refused(stored: Stored
     assert [row.number for row in match.rounds] == [2]
 
 
+def test_the_problems_of_an_entry_are_found_as_storing_it_would_find_them_storing_nothing(
+    stored: Stored,
+) -> None:
+    match = stored(overrides={"meld_minimum_mode": "by_score"})
+    store.add_round(match, round_of(2, SideEntry(melded=60), SideEntry(melded=60)))
+
+    assert store.round_problems(match, round_of(1, STAYED_IN, STAYED_IN)) == []
+    assert [p.field for p in store.round_problems(match, round_of(1, WENT_OUT, WENT_OUT))] == [
+        "went_out"
+    ]
+    breaks_round_2 = store.round_problems(match, round_of(1, WENT_OUT, STAYED_IN))
+    assert "round 2" in breaks_round_2[0].message()
+    assert [p.field for p in store.round_problems(match, round_of(1, WENT_OUT))] == ["sides"]
+    # In place of the stored round 2: its own problems, not "already entered".
+    assert store.round_problems(match, round_of(2, STAYED_IN, STAYED_IN)) == []
+    assert (count(Round), match.version) == (1, 2)
+
+
 def test_rounds_checked_when_stored_are_scored_without_being_checked_again() -> None:
     under_minimum = RoundEntry(1, (SideEntry(melded=45), SideEntry(melded=50)))
     drafts = {1: (1, under_minimum), 2: (1, round_of(2, WENT_OUT, STAYED_IN))}

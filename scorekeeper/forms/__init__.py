@@ -4,7 +4,7 @@ The forms only read what was typed. Every rule is checked by the domain (`build_
 the scoring engine); its problems come back here to be shown next to the field they are about.
 """
 
-from scorekeeper.forms.fields import add_error, hidden_number, messages
+from scorekeeper.forms.fields import NOT_A_WHOLE_NUMBER, add_error, hidden_number, messages
 from scorekeeper.forms.house_rules import (
     SETTING_LABELS,
     HouseRule,
@@ -19,6 +19,7 @@ from scorekeeper.forms.sharing import ImportForm, NewEditLinkForm
 
 __all__ = [
     "NOBODY",
+    "NOT_A_WHOLE_NUMBER",
     "SEATINGS",
     "SETTING_LABELS",
     "DeleteRoundForm",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from wtforms.fields import Field, HiddenField, IntegerField, StringField
 from wtforms.validators import Length, Optional
@@ -23,6 +22,7 @@ def stripped(value: str | None) -> str | None:
 
 # WTForms' own messages come in few languages (no Belarusian): the forms give theirs.
 NAME_TOO_LONG = _l("A name has at most %(max)d characters.")
+NOT_A_WHOLE_NUMBER = _l("Enter a whole number, such as 0 or 50.")
 
 
 def name_field(label: str = "") -> StringField:
@@ -51,7 +51,7 @@ class CountField(IntegerField):
         try:
             super().process_formdata(valuelist)
         except ValueError:
-            raise ValueError(gettext("Enter a whole number, such as 0 or 50.")) from None
+            raise ValueError(str(NOT_A_WHOLE_NUMBER)) from None
 
 
 def count_field(label: str) -> IntegerField:

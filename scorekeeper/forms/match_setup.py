@@ -22,7 +22,13 @@ from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lack
 )
 from wtforms.validators import InputRequired, Length, ValidationError
 
-from scorekeeper.forms.fields import NAME_TOO_LONG, add_error, name_field, stripped
+from scorekeeper.forms.fields import (
+    NAME_TOO_LONG,
+    NOT_A_WHOLE_NUMBER,
+    add_error,
+    name_field,
+    stripped,
+)
 from scorekeeper.forms.house_rules import HouseRule, house_rules, house_rules_form_class
 from scorekeeper.i18n import LANGUAGES, problem_message
 from scorekeeper.payloads import MAX_NAME_LENGTH
@@ -159,7 +165,7 @@ class MatchForm(FlaskForm):
             try:
                 value = rule.parse(field.data)
             except ValueError:
-                add_error(field, gettext("Enter a whole number, such as 0 or 50."))
+                add_error(field, str(NOT_A_WHOLE_NUMBER))
                 continue
             key, *part = rule.path
             if part:

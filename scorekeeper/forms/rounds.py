@@ -167,11 +167,13 @@ class RoundForm(FlaskForm):
 
     def show_problems(self, problems: Iterable[Problem]) -> None:
         """Put each problem next to the side's field it is about, else next to its side, and
-        a problem of the whole round above the form."""
+        a problem of the whole round above the form. A field whose text could not be read
+        shows only that: the domain read it as empty."""
         for problem in problems:
             field = self._field_of(problem)
             if field is not None:
-                add_error(field, problem_message(problem))
+                if not field.process_errors:
+                    add_error(field, problem_message(problem))
             elif problem.side is not None and 0 <= problem.side < len(self.sides):
                 self.side_errors.setdefault(problem.side, []).append(problem_message(problem))
             else:

@@ -10,7 +10,13 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import store
 from scorekeeper.entries import RoundEntry
-from scorekeeper.forms import DeleteRoundForm, RoundForm, hidden_number, round_form
+from scorekeeper.forms import (
+    NOT_A_WHOLE_NUMBER,
+    DeleteRoundForm,
+    RoundForm,
+    hidden_number,
+    round_form,
+)
 from scorekeeper.matches.blueprint import Page, bp, editable_match
 from scorekeeper.models import Match
 from scorekeeper.problems import ProblemsError
@@ -29,7 +35,7 @@ def new_round(public_id: str, token: str) -> Page | Response:
     if not form.is_submitted():
         return round_page(view, form, number)
     if not form.validate():
-        return round_page(view, form, number), 422
+        return _unsaved_page(view, form, number)
     entry = form.entry(number)
     try:
         store.add_round(match, entry, operation_id=form.operation.data or None)
@@ -56,7 +62,7 @@ def edit_round(public_id: str, token: str, number: int) -> Page | Response:
     if not form.is_submitted():
         return round_page(view, form, number, stored=stored)
     if not form.validate():
-        return round_page(view, form, number, stored=stored), 422
+        return _unsaved_page(view, form, number, stored)
     try:
         store.replace_round(
             match,
@@ -144,6 +150,16 @@ def standings_redirect(match: Match, token: str, number: int | None = None) -> R
     return redirect(url, 303)
 
 
+def _unsaved_page(
+    view: MatchView, form: RoundForm, number: int, stored: ScoredRound | None = None
+) -> tuple[str, int]:
+    """Show a form that cannot be saved as it was sent with every problem at once: the fields
+    that could not be read, and what the domain refuses in the rest."""
+    if not form.sides.missing:
+        form.show_problems(store.round_problems(view.match, form.entry(number)))
+    return round_page(view, form, number, stored=stored), 422
+
+
 def _conflict_page(view: MatchView, form: RoundForm, current: ScoredRound) -> tuple[str, int]:
     """Show the round as it is now beside what was typed; saving again replaces it."""
     form.version.data = str(current.version)
@@ -181,4 +197,5 @@ def round_page(
         },
         # The calculator API takes the match's rules as overrides of the default preset.
         live_rules={"overrides": view.rules.as_settings()},
+        not_a_number=NOT_A_WHOLE_NUMBER,  # what the live score says of a field holding no number
     )

@@ -25,6 +25,7 @@ from scorekeeper.store.rounds import (
     add_round,
     delete_round,
     replace_round,
+    round_problems,
 )
 from scorekeeper.store.scores import MatchView, ScoredRound, match_view, running_scores_before
 from scorekeeper.store.transfer import export_match, import_match, match_csv
@@ -53,6 +54,7 @@ __all__ = [
     "player_count",
     "replace_round",
     "rotate_token_once",
+    "round_problems",
     "rules_of",
     "running_scores_before",
     "side_names",

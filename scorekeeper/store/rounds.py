@@ -140,6 +140,19 @@ def delete_round(
     _write_once(change, match, partial(_delete, number, version), _deleted_before)
 
 
+def round_problems(match: MatchToChange, entry: RoundEntry) -> list[Problem]:
+    """Return what the domain refuses in `entry` as the match's round of its number, in place
+    of any stored one; store nothing. For a form that cannot be saved as it is, to show every
+    problem at once."""
+    state = match if isinstance(match, MatchState) else state_of(match.id)
+    try:
+        # Version 0: no version is checked, as nothing is written.
+        _rescored(state, entry.round_number, (0, _fitted(state, entry)))
+    except ProblemsError as error:
+        return error.problems
+    return []
+
+
 def _write_once(
     change: Change,
     match: MatchToChange,

@@ -243,3 +243,32 @@ def test_going_back_to_a_saved_rounds_form_offers_the_next_round_not_the_saved_o
 
     expect(page.locator("h1")).to_have_text("Round 2 of 4")
     expect(page.locator("#sides-0-melded_points")).to_have_value("")
+
+
+def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    set_up_two_player_match(page, live_server, "Typo")
+    page.goto(page.locator("#edit-link").input_value())
+    page.get_by_role("link", name="Enter round 1").tap()
+    fill_side(page, 0, {"clean_books": 1, "melded_points": 310})
+    live_total(page, 0).to_have_text("810")
+
+    page.fill("#sides-0-melded_points", "3l0")  # a slip of the thumb
+
+    unreadable = page.locator("#sides-0-melded_points-unreadable")
+    expect(unreadable).to_have_text("Enter a whole number, such as 0 or 50.")
+    expect(page.locator("#sides-0-melded_points")).to_have_attribute("aria-invalid", "")
+    live_total(page, 0).to_have_text("–")
+    page.fill("#sides-0-melded_points", "310")
+    live_total(page, 0).to_have_text("810")
+    expect(unreadable).to_have_count(0)
+    expect(page.locator("#sides-0-melded_points")).not_to_have_attribute("aria-invalid", "")
+
+    page.fill("#sides-0-melded_points", "3l0")
+    page.locator("[data-submit-once]").tap()  # saved as it is: the server says it, once
+
+    errors = page.locator("[data-side='0'] .field-errors")
+    expect(errors).to_have_text(["Enter a whole number, such as 0 or 50."])
+    expect(page.locator("#sides-0-melded_points")).to_have_value("3l0")
