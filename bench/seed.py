@@ -53,12 +53,12 @@ def seed_matches(app: Flask, count: int, *, rounds: int) -> Seeded:
         with db.engine.begin() as connection:
             public_ids += _copy_template(connection, count - 1)
             _advance_sequences(connection)
-        _settle(db.engine)
+        settle(db.engine)
         db.engine.dispose()
     return Seeded(public_ids, token)
 
 
-def _settle(engine: Engine) -> None:
+def settle(engine: Engine) -> None:
     """Bring the database to where a long-running one stands: SQLite's write-ahead log folded
     into the database file, PostgreSQL's planner statistics up to date."""
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:

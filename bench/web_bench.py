@@ -38,7 +38,7 @@ from datetime import date
 from pathlib import Path
 
 import floor_app
-from seed import STAYED_IN, WENT_OUT, Seeded, seed_matches
+from seed import STAYED_IN, WENT_OUT, Seeded, seed_matches, settle
 from sqlalchemy import NullPool, create_engine, make_url
 
 from scorekeeper import ROOT, create_app
@@ -408,17 +408,27 @@ def measure_rounds(
 ) -> Paired:
     """Return the load of round submissions, each to a match that lacks that round, `tables`
     matches entered side by side (`round_requests`), beside the floor's. Each run has matches
-    of its own to enter."""
+    of its own to enter, and so has a run before them: the database then holds rounds when it
+    settles, as one that has been running does, and the workers have written before."""
     enough = sizes.seconds * sizes.most_writes_per_second // ROUNDS
-    matches = seeded(database_url, sizes.turns * enough, rounds=0)
-    runs = [
+    matches = seeded(database_url, (sizes.turns + 1) * enough, rounds=0)
+    *runs, before = [
         round_requests(folder, f"rounds-{tables}-{turn}", part, tables=tables)
         for turn, part in enumerate(matches.parts(enough))
     ]
     pages = page_requests(folder, "pages-empty", matches)
     with serve_app(folder, database_url, f"/m/{matches.public_ids[0]}") as base_url:
         warm_up(base_url, pages, sizes)
+        wrk(base_url, before, sizes.seconds)
+        settled(database_url)
         return in_turn(floor, lambda turn: wrk(base_url, runs[turn], sizes.seconds), sizes)
+
+
+def settled(database_url: str) -> None:
+    """Bring the database to where a long-running one stands (`seed.settle`)."""
+    engine = create_engine(database_url, poolclass=NullPool)
+    settle(engine)
+    engine.dispose()
 
 
 @dataclass(frozen=True)
