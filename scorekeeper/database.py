@@ -238,6 +238,24 @@ def single_read() -> Iterator[Connection]:
     """Yield the app context's own connection, outside the session, for one SELECT: the cheapest
     read there is, in autocommit, without the BEGIN and ROLLBACK a transaction would cost.
     Inside the write transaction of `write_connection`, the read is part of it."""
+    with _single_statement() as connection:
+        yield connection
+
+
+@contextmanager
+def single_write() -> Iterator[Connection]:
+    """Yield a connection for one statement that writes, a transaction on its own: the app
+    context's own connection, in autocommit, without the BEGIN and COMMIT a transaction would
+    cost. Inside the session's write transaction, the session's connection, joining it."""
+    if (session_connection := _session_write_connection()) is not None:
+        yield session_connection
+        return
+    with _serialized_writes(), _single_statement() as connection:
+        yield connection
+
+
+@contextmanager
+def _single_statement() -> Iterator[Connection]:
     connection = _own_connection()
     in_write = connection.in_transaction()
     try:
@@ -277,15 +295,23 @@ def write_connection() -> Iterator[Connection]:
     driver, without the session's bookkeeping: commit when the block succeeds, roll back when
     it fails. Like `write_transaction`, it first ends a read transaction the request's session
     holds, and inside the session's write transaction joins it, on the session's connection."""
-    session = db.session() if db.session.registry.has() else None
-    if session is not None and _joins_session_write(session):
-        yield session.connection()
+    if (session_connection := _session_write_connection()) is not None:
+        yield session_connection
         return
     connection = _own_connection()
     with _serialized_writes(), connection.begin():
         # The connection runs in autocommit: its write transaction begins on the driver.
         driver_connection(connection).execute(BEGIN_WRITE[connection.dialect.name])
         yield connection
+
+
+def _session_write_connection() -> Connection | None:
+    """Return the session's connection if it is in a write transaction, which a write joins;
+    else end the read transaction the request's session may hold, and return None."""
+    session = db.session() if db.session.registry.has() else None
+    if session is not None and _joins_session_write(session):
+        return session.connection()
+    return None
 
 
 def _own_connection() -> Connection:

@@ -28,6 +28,10 @@ from scorekeeper.store.statements import DriverStatement
 
 MATCH, SIDE, PLAYER = table_of(Match), table_of(Side), table_of(Player)
 ROUND, ENTRY = table_of(Round), table_of(Entry)
+# What a side entered: an entry's columns but its keys.
+ENTRY_VALUES = tuple(
+    column.name for column in ENTRY.c if column.name not in ("id", "round_id", "side_id")
+)
 # Rule sets kept, by the settings' stored text: matches mostly share a few presets.
 RULE_SETS_KEPT = 256
 
@@ -48,7 +52,7 @@ _MATCH_SIDES_AND_ROUNDS = (
         ROUND.c.id.label("round_id"),
         ROUND.c.number,
         ROUND.c.version.label("round_version"),
-        *(column for column in ENTRY.c if column.name not in ("id", "round_id", "side_id")),
+        *(ENTRY.c[name] for name in ENTRY_VALUES),
     )
     .join_from(MATCH, SIDE)
     .outerjoin(ENTRY, ENTRY.c.side_id == SIDE.c.id)

@@ -33,7 +33,7 @@ MAX_OPERATION_ID_LENGTH = 64
 OPERATION = table_of(Operation)
 # Built once, as the round writes are: a statement built per call is hashed again each time.
 _INSERT_OPERATION = OPERATION.insert()
-_FORGET_OPERATIONS = OPERATION.delete().where(OPERATION.c.created_at < bindparam("oldest_kept"))
+FORGET_OPERATIONS = OPERATION.delete().where(OPERATION.c.created_at < bindparam("oldest_kept"))
 _APPLIED = sa.select(OPERATION).where(
     (OPERATION.c.id == bindparam("id")) & (OPERATION.c.created_at >= bindparam("oldest_kept"))
 )
@@ -100,10 +100,18 @@ def applied_first(
     try:
         with connection.begin_nested():
             return apply()
-    except IntegrityError:  # the operation id, stored since this request looked it up
-        if (applied := repeated(change)) is None:
-            raise
-        return replay(applied)
+    except IntegrityError as error:  # the operation id, stored since this request looked it up
+        return twin_result(change, replay, error)
+
+
+def twin_result(
+    change: Change, replay: Callable[[AppliedOperation], Result], error: Exception
+) -> Result:
+    """Return the result of the twin request that stored the change's operation id first; when
+    none did, raise `error`, the uniqueness error that was taken for it."""
+    if (applied := repeated(change)) is None:
+        raise error
+    return replay(applied)
 
 
 def repeated(change: Change) -> AppliedOperation | None:
@@ -125,8 +133,13 @@ def record(connection: Connection, change: Change, scored: ScoredRound | None) -
     if change.operation_id is None:
         return
     # One indexed range delete per write under an id, which mostly deletes nothing.
-    connection.execute(_FORGET_OPERATIONS, {"oldest_kept": _oldest_kept()})
-    operation = {
+    connection.execute(FORGET_OPERATIONS, {"oldest_kept": oldest_kept()})
+    connection.execute(_INSERT_OPERATION, operation_row(change, scored))
+
+
+def operation_row(change: Change, scored: ScoredRound | None) -> dict[str, Any]:
+    """Return the `Operation` row that keeps what a change under an operation id stored."""
+    return {
         "id": change.operation_id,
         "match_id": change.match_id,
         "kind": change.kind,
@@ -135,7 +148,6 @@ def record(connection: Connection, change: Change, scored: ScoredRound | None) -
         "entry": None if scored is None else _entry_json(scored.entry),
         "created_at": utc_now(),
     }
-    connection.execute(_INSERT_OPERATION, operation)
 
 
 def replayed_round(rules: RuleSet, operation: AppliedOperation) -> ScoredRound:
@@ -172,7 +184,7 @@ def _printable_ascii(text: str) -> bool:
 def _applied(change: Change) -> AppliedOperation | None:
     """Return the operation stored under the change's id, refusing one of another change."""
     with single_read() as connection:
-        params = {"id": change.operation_id, "oldest_kept": _oldest_kept()}
+        params = {"id": change.operation_id, "oldest_kept": oldest_kept()}
         applied = connection.execute(_APPLIED, params).one_or_none()
     if applied is None:
         return None
@@ -187,5 +199,6 @@ def _applied(change: Change) -> AppliedOperation | None:
     return applied
 
 
-def _oldest_kept() -> datetime:
+def oldest_kept() -> datetime:
+    """Return when the oldest operation kept was applied; older ones are forgotten."""
     return utc_now() - KEEP_OPERATIONS

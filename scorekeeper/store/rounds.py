@@ -11,14 +11,14 @@ and a round entered after a deletion starts above every version a deleted round 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Generic
 
 from sqlalchemy import Connection, bindparam
 
-from scorekeeper.database import write_connection
+from scorekeeper.database import single_write, write_connection
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.exports import counts_json
 from scorekeeper.models import Entry, Match, Round, utc_now
@@ -26,6 +26,7 @@ from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import RuleSet
 from scorekeeper.store.match_state import (
     ENTRY,
+    ENTRY_VALUES,
     MATCH,
     ROUND,
     MatchState,
@@ -40,20 +41,22 @@ from scorekeeper.store.operations import (
     ChangeKind,
     Result,
     applied_first,
+    operation_row,
     record,
     repeated,
     replayed_round,
+    twin_result,
 )
+from scorekeeper.store.round_at_once import add_at_once, stores_at_once
 from scorekeeper.store.scores import ImpossibleRound, ScoredRound, numbered, scored_rounds
 from scorekeeper.store.statements import DriverStatement
 
 # Run on the driver, built once: their parameters name the rows, and the columns to set.
-_ENTRY_VALUES = tuple(c.name for c in ENTRY.c if c.name not in ("id", "round_id", "side_id"))
 _INSERT_ROUND = DriverStatement(
     ROUND.insert().returning(ROUND.c.id),
     columns=("match_id", "number", "version", "created_at", "updated_at"),
 )
-_INSERT_ENTRY = DriverStatement(ENTRY.insert(), columns=("round_id", "side_id", *_ENTRY_VALUES))
+_INSERT_ENTRY = DriverStatement(ENTRY.insert(), columns=("round_id", "side_id", *ENTRY_VALUES))
 _UPDATE_ROUND = DriverStatement(
     ROUND.update().where(ROUND.c.id == bindparam("round")), columns=("version", "updated_at")
 )
@@ -61,7 +64,7 @@ _UPDATE_ENTRY = DriverStatement(
     ENTRY.update().where(
         (ENTRY.c.round_id == bindparam("round")) & (ENTRY.c.side_id == bindparam("side"))
     ),
-    columns=_ENTRY_VALUES,
+    columns=ENTRY_VALUES,
 )
 _DELETE_ROUND = DriverStatement(ROUND.delete().where(ROUND.c.id == bindparam("round")))
 # Moves the match on from the version a change read; changes no row when another came first.
@@ -86,19 +89,24 @@ class RoundNotFound(LookupError):
 
 
 Writes = Callable[[Connection], None]
+# The writes with the claim of the match as one statement, given the claim's values and the
+# operation's row, if any: tells whether the claim held (`round_at_once`).
+WritesAtOnce = Callable[[Connection, Mapping[str, Any], Mapping[str, Any] | None], bool]
 # A match to change: loaded, as the pages have it, or as a change reads it, as the API has it.
 MatchToChange = Match | MatchState
 
 
 @dataclass(frozen=True)
 class Plan(Generic[Result]):
-    """A change decided on the match as read at `version`: its result, the writes that make it,
-    and the match's round version floor after it. A repeat of an applied change writes nothing."""
+    """A change decided on the match as read at `version`: its result, the writes that make it
+    (and the same as one statement with the claim, where the database can), and the match's
+    round version floor after it. A repeat of an applied change writes nothing."""
 
     result: Result
     version: int = 0
     writes: Writes | None = None
     round_version_floor: int = 0
+    writes_at_once: WritesAtOnce | None = None
 
 
 def add_round(
@@ -164,9 +172,31 @@ def _write_once(
     plan = _planned(change, decide, replay, read)  # without holding the match, which rarely changes
     if plan.writes is None:
         return plan.result
+    if plan.writes_at_once is not None:
+        if (written_at_once := _written_at_once(change, plan, replay)) is not None:
+            return written_at_once
     with write_connection() as connection:
         written = partial(_written, connection, change, plan, decide, replay)
         return applied_first(connection, change, written, replay)
+
+
+def _written_at_once(
+    change: Change, plan: Plan[Result], replay: Callable[[AppliedOperation], Result]
+) -> Result | None:
+    """Claim the match and make the plan's writes in one statement, a transaction on its own,
+    where the database can; return the change's result, or None when it cannot (or the change
+    joins an enclosing transaction) or another change came first, and the change is to be made
+    in a transaction. Only plans with a result write so."""
+    assert plan.writes_at_once is not None, "a plan that writes at once"
+    with single_write() as connection:
+        if not stores_at_once(connection) or connection.in_transaction():
+            return None
+        operation = None if change.operation_id is None else operation_row(change, _stored(plan))
+        try:
+            claimed = plan.writes_at_once(connection, _claim(change.match_id, plan), operation)
+        except connection.dialect.loaded_dbapi.IntegrityError as error:  # on the driver
+            return twin_result(change, replay, error)
+    return plan.result if claimed else None
 
 
 def _written(
@@ -184,21 +214,30 @@ def _written(
             return plan.result
     assert plan.writes is not None, "a plan that writes"
     plan.writes(connection)
-    record(connection, change, plan.result if isinstance(plan.result, ScoredRound) else None)
+    record(connection, change, _stored(plan))
     return plan.result
+
+
+def _stored(plan: Plan[Any]) -> ScoredRound | None:
+    """Return the round a plan stores, None for a deletion."""
+    return plan.result if isinstance(plan.result, ScoredRound) else None
 
 
 def _claimed(connection: Connection, match_id: int, plan: Plan[Any]) -> bool:
     """Move the match on from the version the plan was decided at, and hold it; tell whether it
     was still at that version."""
-    values = {
+    return _CLAIM_MATCH.run(connection, _claim(match_id, plan)) == 1
+
+
+def _claim(match_id: int, plan: Plan[Any]) -> dict[str, Any]:
+    """Return the values of the claim that moves the match on from the plan's version."""
+    return {
         "match": match_id,
         "read_version": plan.version,
         "version": plan.version + 1,
         "round_version_floor": plan.round_version_floor,
         "updated_at": utc_now(),
     }
-    return _CLAIM_MATCH.run(connection, values) == 1
 
 
 def _planned(
@@ -219,7 +258,8 @@ def _add(entry: RoundEntry, match: MatchState) -> Plan[ScoredRound]:
         raise ProblemsError([Problem("round", template, {"round": number})])
     draft = (match.round_version_floor + 1, _fitted(match, entry))
     scored = numbered(_rescored(match, number, draft), number)
-    return _plan(match, scored, partial(_insert_round, match, scored))
+    plan = _plan(match, scored, partial(_insert_round, match, scored))
+    return replace(plan, writes_at_once=partial(_insert_round_at_once, match, scored))
 
 
 def _replace(entry: RoundEntry, version: int, match: MatchState) -> Plan[ScoredRound]:
@@ -249,15 +289,39 @@ def _deleted_before(_rules: RuleSet, _operation: AppliedOperation) -> None:
 
 
 def _insert_round(match: MatchState, scored: ScoredRound, connection: Connection) -> None:
-    now = utc_now()
-    row = {"match_id": match.id, "number": scored.number, "version": scored.version}
-    inserted = _INSERT_ROUND.rows(connection, {**row, "created_at": now, "updated_at": now})
+    round_row, entry_rows = _new_round_rows(match, scored)
+    inserted = _INSERT_ROUND.rows(connection, {"match_id": match.id, **round_row})
     round_id = inserted[0].id
-    entries = [
-        {"round_id": round_id, "side_id": side_id, **entry_columns(side)}
+    _INSERT_ENTRY.run_many(connection, [{"round_id": round_id, **row} for row in entry_rows])
+
+
+def _insert_round_at_once(
+    match: MatchState,
+    scored: ScoredRound,
+    connection: Connection,
+    claim: Mapping[str, Any],
+    operation: Mapping[str, Any] | None,
+) -> bool:
+    round_row, entry_rows = _new_round_rows(match, scored)
+    return add_at_once(connection, claim, round_row, entry_rows, operation)
+
+
+def _new_round_rows(
+    match: MatchState, scored: ScoredRound
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Return a new round's row and its entries' rows, but the ids of its match and itself."""
+    now = utc_now()
+    round_row = {
+        "number": scored.number,
+        "version": scored.version,
+        "created_at": now,
+        "updated_at": now,
+    }
+    entry_rows = [
+        {"side_id": side_id, **entry_columns(side)}
         for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
     ]
-    _INSERT_ENTRY.run_many(connection, entries)
+    return round_row, entry_rows
 
 
 def _update_round(

@@ -1,0 +1,122 @@
+"""A new round stored in one statement on PostgreSQL: the match claimed, the round, its entries
+and its operation id inserted, together.
+
+Entering a round is the app's commonest write, and on PostgreSQL most of what it costs is per
+statement: each of the five of a write transaction (BEGIN, the claim, the round, its entries,
+COMMIT) costs the driver and the server more than the work in it (README, "What `make bench`
+measures"). PostgreSQL takes them as one data-modifying WITH, run in autocommit as a transaction
+on its own, whose parts each read the one before: when the claim finds that another change came
+first, nothing is inserted, and the change decides again in a transaction holding the match
+(`scorekeeper.store.rounds`). SQLite has no such statement, and pays little per statement: it
+makes every change in the transaction, as PostgreSQL makes edits and deletions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection, bindparam
+from sqlalchemy.sql.elements import BindParameter
+
+from scorekeeper.store.match_state import ENTRY, ENTRY_VALUES, MATCH, ROUND
+from scorekeeper.store.operations import FORGET_OPERATIONS, OPERATION, oldest_kept
+from scorekeeper.store.statements import DriverStatement
+
+DIALECTS = frozenset({"postgresql"})  # the databases with data-modifying WITH statements
+# The claim's values, which the transaction's claim takes under the names of its columns.
+CLAIM_KEYS = {
+    "version": "claimed_version",
+    "round_version_floor": "claimed_floor",
+    "updated_at": "claimed_at",
+}
+
+
+def stores_at_once(connection: Connection) -> bool:
+    """Tell whether the database on `connection` stores a new round in one statement."""
+    return connection.dialect.name in DIALECTS
+
+
+def add_at_once(
+    connection: Connection,
+    claim: Mapping[str, Any],
+    round_row: Mapping[str, Any],
+    entry_rows: list[dict[str, Any]],
+    operation: Mapping[str, Any] | None,
+) -> bool:
+    """Claim the match as `claim` says and insert the round, its entries and the operation
+    that made it (if any), in one statement; tell whether the claim held. Raises the driver's
+    IntegrityError when a twin request stored the operation id first."""
+    params = {
+        **{CLAIM_KEYS.get(key, key): value for key, value in claim.items()},
+        **{f"round_{key}": value for key, value in round_row.items()},
+        **{
+            f"side{index}_{key}": value
+            for index, row in enumerate(entry_rows)
+            for key, value in row.items()
+        },
+    }
+    if operation is not None:
+        params |= {f"operation_{key}": value for key, value in operation.items()}
+        params["oldest_kept"] = oldest_kept()
+    statement = _statement(len(entry_rows), recorded=operation is not None)
+    return bool(statement.rows(connection, params))
+
+
+@cache  # one per number of sides, with and without an operation id
+def _statement(sides: int, *, recorded: bool) -> DriverStatement:
+    claimed = (
+        MATCH.update()
+        .where((MATCH.c.id == bindparam("match")) & (MATCH.c.version == bindparam("read_version")))
+        .values(
+            version=bindparam("claimed_version"),
+            round_version_floor=bindparam("claimed_floor"),
+            updated_at=bindparam("claimed_at"),
+        )
+        .returning(MATCH.c.id)
+        .cte("claimed")
+    )
+    round_columns = ("number", "version", "created_at", "updated_at")
+    new_round = (
+        ROUND.insert()
+        .from_select(
+            ["match_id", *round_columns],
+            sa.select(
+                claimed.c.id, *(_value(f"round_{name}", ROUND.c[name]) for name in round_columns)
+            ),
+        )
+        .returning(ROUND.c.id)
+        .cte("new_round")
+    )
+    entry_columns = ("side_id", *ENTRY_VALUES)
+    sides_entered = sa.union_all(
+        *(
+            sa.select(
+                new_round.c.id,
+                *(_value(f"side{index}_{name}", ENTRY.c[name]) for name in entry_columns),
+            )
+            for index in range(sides)
+        )
+    )
+    parts = [ENTRY.insert().from_select(["round_id", *entry_columns], sides_entered).cte("entries")]
+    if recorded:
+        operation_columns = [column.name for column in OPERATION.c if column.name != "match_id"]
+        operation = sa.select(
+            claimed.c.id,
+            *(_value(f"operation_{name}", OPERATION.c[name]) for name in operation_columns),
+        )
+        parts += [
+            FORGET_OPERATIONS.cte("forgotten"),
+            OPERATION.insert()
+            .from_select(["match_id", *operation_columns], operation)
+            .cte("recorded"),
+        ]
+    return DriverStatement(sa.select(new_round.c.id).add_cte(*parts))
+
+
+def _value(name: str, column: sa.Column[Any]) -> BindParameter[Any]:
+    """Return a parameter that a column is set from, of the column's type: psycopg's dialect
+    casts it to that type, which PostgreSQL cannot tell from a SELECT's value otherwise."""
+    return bindparam(name, type_=column.type)
