@@ -63,6 +63,9 @@ _BY_ID = DriverStatement(_MATCH_SIDES_AND_ROUNDS.where(MATCH.c.id == sa.bindpara
 _BY_PUBLIC_ID = DriverStatement(
     _MATCH_SIDES_AND_ROUNDS.where(MATCH.c.public_id == sa.bindparam("match"))
 )
+# Which match a change claims: the one it read, at the version it read, so that the claim
+# changes no row when another change came first.
+CLAIMED = (MATCH.c.id == sa.bindparam("match")) & (MATCH.c.version == sa.bindparam("read_version"))
 # Every writer holds the match's row while it writes (SQLite: the whole database).
 _HOLD_MATCH = DriverStatement(
     sa.select(MATCH.c.id).where(MATCH.c.id == sa.bindparam("match_id")).with_for_update()

@@ -13,7 +13,7 @@ makes every change in the transaction, as PostgreSQL makes edits and deletions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -21,12 +21,13 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, bindparam
 from sqlalchemy.sql.elements import BindParameter
 
-from scorekeeper.store.match_state import ENTRY, ENTRY_VALUES, MATCH, ROUND
+from scorekeeper.store.match_state import CLAIMED, ENTRY, ENTRY_VALUES, MATCH, ROUND
 from scorekeeper.store.operations import FORGET_OPERATIONS, OPERATION, oldest_kept
 from scorekeeper.store.statements import DriverStatement
 
 DIALECTS = frozenset({"postgresql"})  # the databases with data-modifying WITH statements
-# The claim's values, which the transaction's claim takes under the names of its columns.
+# The claim's values come named by their columns, as the transaction's UPDATE takes them; in
+# this one SQLAlchemy keeps those names for itself, so they go under these.
 CLAIM_KEYS = {
     "version": "claimed_version",
     "round_version_floor": "claimed_floor",
@@ -43,7 +44,7 @@ def add_at_once(
     connection: Connection,
     claim: Mapping[str, Any],
     round_row: Mapping[str, Any],
-    entry_rows: list[dict[str, Any]],
+    entry_rows: Sequence[Mapping[str, Any]],
     operation: Mapping[str, Any] | None,
 ) -> bool:
     """Claim the match as `claim` says and insert the round, its entries and the operation
@@ -69,7 +70,7 @@ def add_at_once(
 def _statement(sides: int, *, recorded: bool) -> DriverStatement:
     claimed = (
         MATCH.update()
-        .where((MATCH.c.id == bindparam("match")) & (MATCH.c.version == bindparam("read_version")))
+        .where(CLAIMED)
         .values(
             version=bindparam("claimed_version"),
             round_version_floor=bindparam("claimed_floor"),

@@ -25,6 +25,7 @@ from scorekeeper.models import Entry, Match, Round, utc_now
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import RuleSet
 from scorekeeper.store.match_state import (
+    CLAIMED,
     ENTRY,
     ENTRY_VALUES,
     MATCH,
@@ -67,12 +68,9 @@ _UPDATE_ENTRY = DriverStatement(
     columns=ENTRY_VALUES,
 )
 _DELETE_ROUND = DriverStatement(ROUND.delete().where(ROUND.c.id == bindparam("round")))
-# Moves the match on from the version a change read; changes no row when another came first.
+# Moves the match on from the version a change read.
 _CLAIM_MATCH = DriverStatement(
-    MATCH.update().where(
-        (MATCH.c.id == bindparam("match")) & (MATCH.c.version == bindparam("read_version"))
-    ),
-    columns=("version", "round_version_floor", "updated_at"),
+    MATCH.update().where(CLAIMED), columns=("version", "round_version_floor", "updated_at")
 )
 
 
