@@ -228,13 +228,17 @@ def test_a_new_edit_link_replaces_the_old_one_on_this_device_and_the_old_one_sto
     expect(page.locator(".recent-list a")).to_have_attribute("href", new_link)
 
 
+def open_round_one_of_a_new_match(page: Page, base_url: str, name: str) -> None:
+    set_up_two_player_match(page, base_url, name)
+    page.goto(page.locator("#edit-link").input_value())
+    page.get_by_role("link", name="Enter round 1").tap()
+
+
 def test_going_back_to_a_saved_rounds_form_offers_the_next_round_not_the_saved_one_again(
     live_server: str, new_page: Callable[..., Page]
 ) -> None:
     page = new_page()
-    set_up_two_player_match(page, live_server, "Back")
-    page.goto(page.locator("#edit-link").input_value())
-    page.get_by_role("link", name="Enter round 1").tap()
+    open_round_one_of_a_new_match(page, live_server, "Back")
     tap_choice(page, "went_out", "0")
     fill_side(page, 0, {"clean_books": 2, "dirty_books": 2, "melded_points": 765})
     save_round(page, 1)
@@ -249,9 +253,7 @@ def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does
     live_server: str, new_page: Callable[..., Page]
 ) -> None:
     page = new_page()
-    set_up_two_player_match(page, live_server, "Typo")
-    page.goto(page.locator("#edit-link").input_value())
-    page.get_by_role("link", name="Enter round 1").tap()
+    open_round_one_of_a_new_match(page, live_server, "Typo")
     fill_side(page, 0, {"clean_books": 1, "melded_points": 310})
     live_total(page, 0).to_have_text("810")
 
