@@ -118,7 +118,8 @@
   }
 
   async function update() {
-    const unreadable = numbers.filter((input) => wholeNumber(input) === null);
+    // A field hidden with the way of counting cards not chosen is not read: the server skips it.
+    const unreadable = numbers.filter((input) => input.offsetParent && wholeNumber(input) === null);
     numbers.forEach((input) => markUnreadable(input, unreadable.includes(input)));
     pending?.abort(); // an answer still on its way is about numbers changed since
     if (unreadable.length) {

@@ -218,6 +218,20 @@ def test_cards_can_be_entered_counted_by_kind(pages: Callable[..., MatchPages], 
     assert scores(app, match) == [(90, -10)]
 
 
+def test_only_the_way_of_counting_cards_a_side_chose_is_read(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    # What the other way's fields hold, hidden on the page, is left unread: junk included.
+    counted = {
+        **side(0, melded_mode="counts", melded_points="7x5", **{"melded-aces": 3}),
+        **side(1, melded_points=310, **{"melded-jokers": "abc", "leftover-aces": "?"}),
+    }
+    match = pages()
+
+    assert match.enter(1, counted).status_code == 303
+    assert scores(app, match) == [(60, 310)]
+
+
 def test_a_second_post_of_the_same_new_round_shows_the_stored_round_and_enters_nothing_twice(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:

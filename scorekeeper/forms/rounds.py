@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext
@@ -61,6 +61,21 @@ class SideForm(Form):
     leftover_points = count_field(_l("Points of the cards left in hand and foot"))
     leftover = FormField(_counts_form_class(COUNT_KEYS))
     deal_bonus = count_field(_l("Players who earned the deal bonus at the cut"))
+
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
+        """Check what the side entered. Of its cards, only the way of counting them that it
+        chose is read: the other way's fields are hidden on the page, whatever they hold."""
+        super().validate(extra_validators)
+        for field in self._unread_fields():
+            field.errors = []
+        return not self.errors
+
+    def _unread_fields(self) -> Iterator[Field]:
+        for mode, points, counts in (
+            (self.melded_mode, self.melded_points, self.melded),
+            (self.leftover_mode, self.leftover_points, self.leftover),
+        ):
+            yield from counts.form if mode.data != COUNTS else [points]
 
     def entry(self, *, went_out: bool) -> SideEntry:
         """Return the side's entry; an empty field counts as 0."""

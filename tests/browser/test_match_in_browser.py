@@ -268,6 +268,13 @@ def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does
     expect(unreadable).to_have_count(0)
     expect(page.locator("#sides-0-melded_points")).not_to_have_attribute("aria-invalid", "")
 
+    tap_choice(page, "sides-0-melded_mode", "counts")
+    page.fill("#sides-0-melded-aces", "3x")
+    expect(page.locator("#sides-0-melded-aces-unreadable")).to_be_visible()
+    tap_choice(page, "sides-0-melded_mode", "points")  # the counts, hidden now, are not read
+    live_total(page, 0).to_have_text("810")
+    expect(page.locator("#sides-0-melded-aces-unreadable")).to_have_count(0)
+
     page.fill("#sides-0-melded_points", "3l0")
     page.locator("[data-submit-once]").tap()  # saved as it is: the server says it, once
 
