@@ -18,14 +18,17 @@ from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Connection, bindparam
-from sqlalchemy.sql.elements import BindParameter
+from sqlalchemy import CTE, Connection, Select, Table, bindparam
 
 from scorekeeper.store.match_state import CLAIMED, ENTRY, ENTRY_VALUES, MATCH, ROUND
 from scorekeeper.store.operations import FORGET_OPERATIONS, OPERATION, oldest_kept
 from scorekeeper.store.statements import DriverStatement
 
 DIALECTS = frozenset({"postgresql"})  # the databases with data-modifying WITH statements
+# Each insert's columns set from parameters; the one before it gives the row's match or round.
+_ROUND_COLUMNS = ("number", "version", "created_at", "updated_at")
+_ENTRY_COLUMNS = ("side_id", *ENTRY_VALUES)
+_OPERATION_COLUMNS = tuple(column.name for column in OPERATION.c if column.name != "match_id")
 # The claim's values come named by their columns, as the transaction's UPDATE takes them; in
 # this one SQLAlchemy keeps those names for itself, so they go under these.
 CLAIM_KEYS = {
@@ -60,7 +63,7 @@ def add_at_once(
         },
     }
     if operation is not None:
-        params |= {f"operation_{key}": value for key, value in operation.items()}
+        params |= {f"operation_{key}": operation[key] for key in _OPERATION_COLUMNS}
         params["oldest_kept"] = oldest_kept()
     statement = _statement(len(entry_rows), recorded=operation is not None)
     return bool(statement.rows(connection, params))
@@ -79,45 +82,31 @@ def _statement(sides: int, *, recorded: bool) -> DriverStatement:
         .returning(MATCH.c.id)
         .cte("claimed")
     )
-    round_columns = ("number", "version", "created_at", "updated_at")
     new_round = (
         ROUND.insert()
-        .from_select(
-            ["match_id", *round_columns],
-            sa.select(
-                claimed.c.id, *(_value(f"round_{name}", ROUND.c[name]) for name in round_columns)
-            ),
-        )
+        .from_select(["match_id", *_ROUND_COLUMNS], _row("round_", ROUND, _ROUND_COLUMNS, claimed))
         .returning(ROUND.c.id)
         .cte("new_round")
     )
-    entry_columns = ("side_id", *ENTRY_VALUES)
-    sides_entered = sa.union_all(
-        *(
-            sa.select(
-                new_round.c.id,
-                *(_value(f"side{index}_{name}", ENTRY.c[name]) for name in entry_columns),
-            )
-            for index in range(sides)
-        )
+    entries = sa.union_all(
+        *(_row(f"side{index}_", ENTRY, _ENTRY_COLUMNS, new_round) for index in range(sides))
     )
-    parts = [ENTRY.insert().from_select(["round_id", *entry_columns], sides_entered).cte("entries")]
+    parts = [ENTRY.insert().from_select(["round_id", *_ENTRY_COLUMNS], entries).cte("entries")]
     if recorded:
-        operation_columns = [column.name for column in OPERATION.c if column.name != "match_id"]
-        operation = sa.select(
-            claimed.c.id,
-            *(_value(f"operation_{name}", OPERATION.c[name]) for name in operation_columns),
-        )
+        operation = _row("operation_", OPERATION, _OPERATION_COLUMNS, claimed)
         parts += [
             FORGET_OPERATIONS.cte("forgotten"),
             OPERATION.insert()
-            .from_select(["match_id", *operation_columns], operation)
+            .from_select(["match_id", *_OPERATION_COLUMNS], operation)
             .cte("recorded"),
         ]
     return DriverStatement(sa.select(new_round.c.id).add_cte(*parts))
 
 
-def _value(name: str, column: sa.Column[Any]) -> BindParameter[Any]:
-    """Return a parameter that a column is set from, of the column's type: psycopg's dialect
-    casts it to that type, which PostgreSQL cannot tell from a SELECT's value otherwise."""
-    return bindparam(name, type_=column.type)
+def _row(prefix: str, table: Table, columns: Sequence[str], gate: CTE) -> Select[Any]:
+    """Return a row for `table`: the id that `gate` returned, then a parameter for each column,
+    named by `prefix` and the column, of the column's type (psycopg's dialect casts it, as
+    PostgreSQL cannot tell a SELECT's value's type from the column it goes into). The row is
+    there only when the gate's is: none when the claim found another change first."""
+    parameters = (bindparam(prefix + name, type_=table.c[name].type) for name in columns)
+    return sa.select(gate.c.id, *parameters)
