@@ -496,7 +496,8 @@ def build_rules(
 
 def _check_consistency(rules: RuleSet) -> None:
     problems = []
-    if len(rules.meld_minimums) != rules.rounds:
+    by_round = rules.meld_minimum_mode is MeldMinimumMode.BY_ROUND
+    if by_round and len(rules.meld_minimums) != rules.rounds:
         template = N_(
             "%(setting)s has %(count)s values but the match has %(rounds)s rounds: "
             "give one minimum per round."

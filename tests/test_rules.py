@@ -349,6 +349,8 @@ TABLE_VARIANTS = {
     "no permission needed": {"permission_to_go_out": "none"},
     "partnership red threes -500": {"red_three_held": -500},
     "canasta-style minimum by score": {"meld_minimum_mode": "by_score"},
+    # The minimums per round go unused by score, so a table need not give one per round.
+    "six rounds, minimum by score": {"meld_minimum_mode": "by_score", "rounds": 6},
     "whole discard pile": {"discard_pickup": 0},
     "five rounds": {"rounds": 5, "meld_minimums": [50, 90, 120, 150, 180]},
     "no meld minimum": {"meld_minimums": [0, 0, 0, 0]},
