@@ -26,6 +26,7 @@ from scorekeeper.models import Match
 from scorekeeper.payloads import parse_round, parse_rules
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET
+from scorekeeper.security import hand_out_token
 from scorekeeper.store import CreatedMatch, MatchState, MatchView, ScoredRound
 
 CREATE_KEYS = ("name", "rules", "sides", "language")
@@ -120,6 +121,7 @@ def _created(created: CreatedMatch) -> tuple[Response, int, dict[str, str]]:
         "view_url": url_for("matches.view", public_id=public_id, _external=True),
     }
     location = url_for("api.get_match", public_id=public_id, _external=True)
+    hand_out_token()
     return jsonify(body), 201, {"Location": location}
 
 

@@ -29,6 +29,7 @@ SECURITY_HEADERS = {
 }
 # A page reached with an edit token must stay out of caches, search engines and other sites.
 PRIVATE_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+HANDS_OUT_TOKEN = "scorekeeper_hands_out_token"  # on g: the response holds a new edit token
 TOKEN_ARGUMENT = "token"  # every route that holds an edit token names its URL variable so
 ROBOTS_TXT = "User-agent: *\nDisallow: /m/*/edit/\nDisallow: /api/\n"
 MIN_SECRET_KEY_LENGTH = 32
@@ -77,8 +78,19 @@ def add_security_headers(response: Response) -> Response:
 
 
 def carries_credentials() -> bool:
-    """Tell whether the request holds an edit token, in its URL or as an API bearer token."""
-    return TOKEN_ARGUMENT in (request.view_args or {}) or "Authorization" in request.headers
+    """Tell whether the request holds an edit token, in its URL or as an API bearer token, or
+    its response hands one out."""
+    return (
+        TOKEN_ARGUMENT in (request.view_args or {})
+        or "Authorization" in request.headers
+        or g.get(HANDS_OUT_TOKEN, False)
+    )
+
+
+def hand_out_token() -> None:
+    """Mark the response as holding a new edit token, in its body or its Location, so that it
+    leaves with the private headers, as every page reached with one does."""
+    setattr(g, HANDS_OUT_TOKEN, True)
 
 
 class CompactSerializer(URLSafeTimedSerializer):

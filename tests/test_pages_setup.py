@@ -65,6 +65,15 @@ def test_creating_a_match_leads_to_its_two_links_with_copy_buttons_and_qr_codes(
     assert page.count("data-copy=") == 2
 
 
+def test_the_answer_that_hands_out_the_edit_link_stays_out_of_caches(
+    client: FlaskClient,
+) -> None:
+    response = client.post("/matches/new", data=setup_form(**FOUR))
+
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["X-Robots-Tag"] == "noindex"
+
+
 def test_players_alone_make_a_side_each(client: FlaskClient, app: Flask) -> None:
     client.post("/matches/new", data=setup_form(**FOUR))
 

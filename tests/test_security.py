@@ -102,6 +102,25 @@ def test_an_api_request_with_a_bearer_token_gets_a_private_answer(
     assert response.headers["X-Robots-Tag"] == "noindex"
 
 
+def test_an_api_answer_that_hands_out_a_new_edit_token_is_private(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    stored = create_match()
+    exported = client.get(f"/api/v1/matches/{stored.public_id}/export").get_json()
+    imported = client.post("/api/v1/matches/import", json=exported)
+    body = {
+        "name": "Friday",
+        "sides": [{"name": "Us", "players": ["Ann"]}, {"name": "Them", "players": ["Cy"]}],
+    }
+    created = client.post("/api/v1/matches", json=body)
+
+    for response in (imported, created):
+        assert response.status_code == 201, response.get_json()
+        assert "edit_token" in response.get_json()
+        assert response.headers["Cache-Control"] == "no-store"
+        assert response.headers["X-Robots-Tag"] == "noindex"
+
+
 def test_a_page_without_a_token_may_be_cached_and_indexed(client: FlaskClient) -> None:
     headers = client.get("/").headers
     assert "X-Robots-Tag" not in headers

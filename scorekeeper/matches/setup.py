@@ -10,6 +10,7 @@ from scorekeeper import store
 from scorekeeper.forms import SEATINGS, SETTING_LABELS, MatchForm, house_rule_groups, preset_values
 from scorekeeper.matches.blueprint import Page, bp
 from scorekeeper.problems import ProblemsError
+from scorekeeper.security import hand_out_token
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
@@ -32,6 +33,7 @@ def new() -> Page | Response:
         return setup_page(form), 422
     flash(gettext("The match is ready. Keep the edit link: it is the only way to enter scores."))
     url = url_for(".share", public_id=created.match.public_id, token=created.edit_token)
+    hand_out_token()
     return redirect(url, 303)
 
 

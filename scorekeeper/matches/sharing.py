@@ -15,6 +15,7 @@ from scorekeeper.matches.blueprint import Page, bp, editable_match, match_or_404
 from scorekeeper.pages import error_page
 from scorekeeper.problems import ProblemsError
 from scorekeeper.qr import qr_svg
+from scorekeeper.security import hand_out_token
 
 
 @bp.get("/m/<public_id:public_id>/edit/<token>/share")
@@ -85,6 +86,7 @@ def import_match() -> Page | Response:
         )
     )
     url = url_for(".share", public_id=created.match.public_id, token=created.edit_token)
+    hand_out_token()
     return redirect(url, 303)
 
 
