@@ -346,6 +346,12 @@ def _joins_session_write(session: Session) -> bool:
     return False
 
 
+def end_read() -> None:
+    """End the request's read transaction: what it reads next is as stored then, and the
+    objects it loaded are read again."""
+    _end_read_transaction(db.session())
+
+
 def _end_read_transaction(session: Session) -> None:
     if session.new or session.dirty or session.deleted:
         raise RuntimeError("Make every change inside write_transaction(), not before it.")

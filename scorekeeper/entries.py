@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from scorekeeper.rules import MELDED_KINDS, BookCounts, CardKind, CardValues
 
@@ -118,3 +118,12 @@ class RoundEntry:
     @property
     def sides_are_single_players(self) -> bool:
         return self.player_count == len(self.sides)
+
+    def same_cards(self, other: RoundEntry) -> bool:
+        """Tell whether both entries hold the same numbers for every side, whatever the sides'
+        names and running scores."""
+        return _numbers_only(self) == _numbers_only(other)
+
+
+def _numbers_only(entry: RoundEntry) -> list[SideEntry]:
+    return [replace(side, name="", running_score=0) for side in entry.sides]

@@ -307,3 +307,21 @@ def test_an_idempotency_key_sent_again_with_another_request_is_refused(
     assert error["field"] == "Idempotency-Key"
     assert error["message"].startswith("Idempotency-Key was already used")
     assert stored_rounds(app) == [(1, 1)]
+
+
+def test_an_idempotency_key_sent_again_with_other_scores_for_the_round_is_refused(
+    app: Flask, client: FlaskClient, create_match: CreateMatch, enter: Enter
+) -> None:
+    match, key = create_match(), new_id()
+    enter(match, 1, new_id())
+    url = f"/api/v1/matches/{match.public_id}/rounds/1"
+    first = client.put(
+        url, json={"sides": [STAYED_IN_JSON, WENT_OUT_JSON]}, headers=headers(match, key, version=1)
+    )
+
+    changed = {"sides": [STAYED_IN_JSON, {**WENT_OUT_JSON, "melded_points": 800}]}
+    again = client.put(url, json=changed, headers=headers(match, key, version=1))
+
+    assert (first.status_code, again.status_code) == (200, 422)
+    assert again.json["errors"][0]["field"] == "Idempotency-Key"
+    assert stored_rounds(app) == [(1, 2)]

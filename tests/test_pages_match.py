@@ -14,6 +14,7 @@ from page_parts import errors_next_to, recent_entry
 from werkzeug.test import TestResponse
 
 from scorekeeper import store
+from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.models import Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
@@ -264,6 +265,30 @@ def test_a_new_round_another_phone_entered_first_is_shown_beside_what_was_typed(
     assert scores(app, match) == [(2565, 825)]
 
 
+def test_a_new_round_another_phone_enters_while_the_save_is_on_its_way_is_shown_beside_it(
+    pages: Callable[..., MatchPages], app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = pages()
+    quiet = RoundEntry(
+        1, (SideEntry(clean_books=1, melded=200), SideEntry(dirty_books=1, melded=150, leftover=20))
+    )
+    add_round = store.add_round
+
+    def other_phone_first(stored: Any, entry: RoundEntry, **options: Any) -> Any:
+        add_round(stored, quiet)  # after this request read the match, before it writes
+        return add_round(stored, entry, **options)
+
+    monkeypatch.setattr(store, "add_round", other_phone_first)
+    response = match.enter(1)
+
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Someone else changed this round meanwhile" in page
+    assert "Us: 700 points" in page
+    assert 'value="765"' in page
+    assert scores(app, match) == [(700, 430)]
+
+
 @pytest.mark.parametrize(
     ("fields", "field_id", "message"),
     [
@@ -443,6 +468,51 @@ def test_an_edit_of_a_round_changed_meanwhile_shows_the_stored_round_and_keeps_t
     assert "Us: 700 points" in page  # the stored round, beside what was typed
     assert 'value="765"' in page
     assert 'name="version" type="hidden" value="2"' in page
+    assert scores(app, match) == [(700, 430)]
+
+
+def test_an_edit_of_a_round_deleted_meanwhile_keeps_the_entry_and_saving_enters_it_again(
+    pages: Callable[..., MatchPages], app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = pages()
+    match.enter(1, QUIET_ROUND)
+    replace_round = store.replace_round
+
+    def deleted_first(stored: Any, number: int, entry: RoundEntry, **options: Any) -> Any:
+        store.delete_round(stored, number, version=1)  # another phone, after this one read
+        return replace_round(stored, number, entry, **options)
+
+    monkeypatch.setattr(store, "replace_round", deleted_first)
+    response = match.post(match.round(1), {"version": "1", **WORKED_EXAMPLE})
+
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Someone else deleted this round meanwhile" in page
+    assert 'value="765"' in page
+    assert f'action="{match.new_round}"' in page
+    assert 'name="round_number" type="hidden" value="1"' in page
+    assert scores(app, match) == []
+    monkeypatch.undo()
+    assert match.enter(1).status_code == 303
+    assert scores(app, match) == [(2565, 825)]
+
+
+def test_an_edit_sent_again_from_its_saved_form_with_other_scores_replaces_nothing_unseen(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    match.enter(1)
+    form = {"version": "1", "operation": "edit-1", **QUIET_ROUND}
+    assert match.post(match.round(1), form).status_code == 303
+
+    # The saved page, restored by the browser, changed and sent again under its operation id.
+    response = match.post(match.round(1), {**form, **side(0, clean_books=1, melded_points=300)})
+
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Us: 700 points" in page  # as it was saved the first time
+    assert 'value="300"' in page
+    assert 'name="operation" type="hidden" value="edit-1"' not in page
     assert scores(app, match) == [(700, 430)]
 
 

@@ -238,9 +238,10 @@ def test_running_scores_before_a_round_add_up_the_rounds_before_it(stored: Store
     store.add_round(match, round_of(2, STAYED_IN, WENT_OUT))
     store.add_round(match, round_of(3, STAYED_IN, WENT_OUT))
 
-    assert store.running_scores_before(match, 1) == (0, 0)
-    assert store.running_scores_before(match, 3) == (3390, 3390)
-    assert store.running_scores_before(match, 9) == (4215, 5955)
+    view = store.match_view(match)
+    assert view.scores_before(1) == (0, 0)
+    assert view.scores_before(3) == (3390, 3390)
+    assert view.scores_before(9) == (4215, 5955)
 
 
 def test_a_by_score_round_gets_each_sides_running_score(stored: Stored) -> None:

@@ -4,7 +4,13 @@ The forms only read what was typed. Every rule is checked by the domain (`build_
 the scoring engine); its problems come back here to be shown next to the field they are about.
 """
 
-from scorekeeper.forms.fields import NOT_A_WHOLE_NUMBER, add_error, hidden_number, messages
+from scorekeeper.forms.fields import (
+    NOT_A_WHOLE_NUMBER,
+    add_error,
+    hidden_number,
+    messages,
+    new_operation_id,
+)
 from scorekeeper.forms.house_rules import (
     SETTING_LABELS,
     HouseRule,
@@ -32,6 +38,7 @@ __all__ = [
     "changed_house_rules",
     "hidden_number",
     "messages",
+    "new_operation_id",
     "house_rule_groups",
     "house_rules",
     "preset_values",

@@ -64,7 +64,12 @@ def messages(field: Field) -> list[str]:
     return [str(error) for error in field.errors if not isinstance(error, list | dict)]
 
 
+def new_operation_id() -> str:
+    """Return an operation id for a form shown anew."""
+    return uuid4().hex
+
+
 def operation_field() -> HiddenField:
     """Return a hidden field with a fresh id per form shown, so that the store applies a change
     once: a double tap or a resent form carries the same id and changes nothing more."""
-    return HiddenField(default=lambda: uuid4().hex)
+    return HiddenField(default=new_operation_id)

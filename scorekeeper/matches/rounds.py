@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
@@ -15,6 +13,7 @@ from scorekeeper.forms import (
     DeleteRoundForm,
     RoundForm,
     hidden_number,
+    new_operation_id,
     round_form,
 )
 from scorekeeper.matches.blueprint import Page, bp, editable_match
@@ -40,16 +39,25 @@ def new_round(public_id: str, token: str) -> Page | Response:
     try:
         store.add_round(match, entry, operation_id=form.operation.data or None)
     except ProblemsError as error:
-        # Entered before this request read the match: another phone, or this form sent again.
-        entered = view.entered_round(number)
-        if entered is None:
-            form.show_problems(error.problems)
-            return round_page(view, form, number), 422
-        if not _same_entry(entered, entry):  # another phone was quicker, with other scores
-            return _conflict_page(view, form, entered)
-        flash(gettext("Round %(round)s was already entered: here it is.", round=number))
-        return standings_redirect(match, token, number)
+        return _refused_new_round(match, token, form, entry, error)
     flash(gettext("Round %(round)s is saved.", round=number))
+    return standings_redirect(match, token, number)
+
+
+def _refused_new_round(
+    match: Match, token: str, form: RoundForm, entry: RoundEntry, error: ProblemsError
+) -> Page | Response:
+    """Answer a new round the store refused: impossible as typed, or entered meanwhile, by
+    another phone or by this form sent before (perhaps since changed)."""
+    view = store.current_view(match)
+    number = entry.round_number
+    entered = view.entered_round(number)
+    if entered is None:
+        form.show_problems(error.problems)
+        return round_page(view, form, number), 422
+    if not entry.same_cards(entered.entry):
+        return _conflict_page(view, form, entered)
+    flash(gettext("Round %(round)s was already entered: here it is.", round=number))
     return standings_redirect(match, token, number)
 
 
@@ -73,6 +81,9 @@ def edit_round(public_id: str, token: str, number: int) -> Page | Response:
         )
     except store.StaleVersion as stale:
         return _conflict_page(view, form, stale.current)
+    except (store.RoundNotFound, store.OperationIdRefused):
+        # Deleted meanwhile on another phone, or saved before from this form, since changed.
+        return _changed_meanwhile_page(store.current_view(match), form, number)
     except ProblemsError as error:
         form.show_problems(error.problems)
         return round_page(view, form, number, stored=stored), 422
@@ -137,13 +148,6 @@ def stored_round(view: MatchView, number: int) -> ScoredRound:
     return stored
 
 
-def _same_entry(stored: ScoredRound, entry: RoundEntry) -> bool:
-    """Tell whether a typed entry is the stored round's: the same numbers for every side."""
-    typed = [replace(side, name="", running_score=0) for side in entry.sides]
-    kept = [replace(side, name="", running_score=0) for side in stored.entry.sides]
-    return typed == kept
-
-
 def standings_redirect(match: Match, token: str, number: int | None = None) -> Response:
     anchor = None if number is None else f"round-{number}"
     url = url_for(".edit", public_id=match.public_id, token=token, _anchor=anchor)
@@ -163,7 +167,19 @@ def _unsaved_page(
 def _conflict_page(view: MatchView, form: RoundForm, current: ScoredRound) -> tuple[str, int]:
     """Show the round as it is now beside what was typed; saving again replaces it."""
     form.version.data = str(current.version)
+    form.operation.data = new_operation_id()  # saving again is a change of its own
     return round_page(view, form, current.number, stored=current, conflict=True), 409
+
+
+def _changed_meanwhile_page(view: MatchView, form: RoundForm, number: int) -> tuple[str, int]:
+    """Show what was typed for a round that changed since the form was shown: as a conflict
+    while the round is stored, else as a new round that saving enters again."""
+    current = view.entered_round(number)
+    if current is not None:
+        return _conflict_page(view, form, current)
+    form.round_number.data = str(number)
+    form.operation.data = new_operation_id()
+    return round_page(view, form, number, deleted=True), 409
 
 
 def round_page(
@@ -173,10 +189,14 @@ def round_page(
     *,
     stored: ScoredRound | None = None,
     conflict: bool = False,
+    deleted: bool = False,
 ) -> str:
-    running = store.running_scores_before(view.match, number)
+    running = view.scores_before(number)
     minimums = [view.rules.meld_minimum(number, score) for score in running]
-    delete_form = None if stored is None else DeleteRoundForm(data={"version": stored.version})
+    # Not from the request, which may be the round form's: its own operation id, the stored version.
+    delete_form = (
+        None if stored is None else DeleteRoundForm(formdata=None, data={"version": stored.version})
+    )
     assert request.view_args is not None, "a routed request"
     return render_template(
         "matches/round.html",
@@ -188,6 +208,7 @@ def round_page(
         minimums=minimums,
         stored=stored,
         conflict=conflict,
+        deleted=deleted,
         delete_form=delete_form,
         players=store.player_count(view.match),
         # A step of 0 (every card worth nothing) would leave the steppers stuck: they count by 1.

@@ -27,7 +27,7 @@ from scorekeeper.store.rounds import (
     replace_round,
     round_problems,
 )
-from scorekeeper.store.scores import MatchView, ScoredRound, match_view, running_scores_before
+from scorekeeper.store.scores import MatchView, ScoredRound, current_view, match_view
 from scorekeeper.store.transfer import export_match, import_match, match_csv
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "TokenRefused",
     "add_round",
     "create_match",
+    "current_view",
     "delete_round",
     "export_match",
     "find_match",
@@ -56,7 +57,6 @@ __all__ = [
     "rotate_token_once",
     "round_problems",
     "rules_of",
-    "running_scores_before",
     "side_names",
     "side_specs",
     "token_opens",

@@ -61,6 +61,7 @@ class Change:
     kind: ChangeKind
     round_number: int | None
     operation_id: str | None
+    entry: RoundEntry | None = None  # what an addition or replacement stores
 
 
 class OperationIdRefused(ProblemsError):
@@ -192,11 +193,19 @@ def _applied(change: Change) -> AppliedOperation | None:
         change.match_id,
         change.kind,
         change.round_number,
-    ):
+    ) or not _same_entry(applied, change):
         template = N_("%(field)s was already used for another change: send a new one each time.")
         problem = Problem("operation_id", template, {"field": "operation_id"})
         raise OperationIdRefused([problem])
     return applied
+
+
+def _same_entry(applied: AppliedOperation, change: Change) -> bool:
+    """Tell whether a repeated change stores the numbers its first application stored: a
+    form restored after its save, changed and sent again, is another change."""
+    if change.entry is None or applied.entry is None:
+        return True
+    return parse_round(applied.entry).same_cards(change.entry)
 
 
 def oldest_kept() -> datetime:

@@ -114,7 +114,7 @@ def add_round(
 
     A repeated `operation_id` stores nothing and returns the round as the first call stored it.
     """
-    change = Change(match.id, ChangeKind.ADD, entry.round_number, operation_id)
+    change = Change(match.id, ChangeKind.ADD, entry.round_number, operation_id, entry)
     return _write_once(change, match, partial(_add, entry), replayed_round)
 
 
@@ -130,7 +130,7 @@ def replace_round(
 
     A repeated `operation_id` stores nothing and returns the round as the first call stored it.
     """
-    change = Change(match.id, ChangeKind.REPLACE, number, operation_id)
+    change = Change(match.id, ChangeKind.REPLACE, number, operation_id, entry)
     decide = partial(_replace, replace(entry, round_number=number), version)
     return _write_once(change, match, decide, replayed_round)
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from scorekeeper.database import end_read
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.models import Match, Round
 from scorekeeper.problems import Problem, ProblemsError
@@ -46,6 +47,14 @@ class MatchView:
         """Return round `number` as stored, or None when it is not entered."""
         return next((scored for scored in self.rounds if scored.number == number), None)
 
+    def scores_before(self, number: int) -> tuple[int, ...]:
+        """Return each side's total over the stored rounds before round `number`."""
+        totals = (0,) * len(self.side_names)
+        for scored in self.rounds:
+            if scored.number < number:
+                totals = _plus(totals, scored.score)
+        return totals
+
 
 class ImpossibleRound(ProblemsError):
     """A stored or new round the domain refuses, given the rounds before it."""
@@ -74,13 +83,11 @@ def match_view(match: Match) -> MatchView:
     )
 
 
-def running_scores_before(match: Match, round_number: int) -> tuple[int, ...]:
-    """Return each side's total over the stored rounds before `round_number`."""
-    totals = (0,) * len(match.sides)
-    for scored in match_view(match).rounds:
-        if scored.number < round_number:
-            totals = _plus(totals, scored.score)
-    return totals
+def current_view(match: Match) -> MatchView:
+    """Return the match as stored now, read again: with what another phone changed since the
+    request first read it."""
+    end_read()
+    return match_view(match)
 
 
 def scored_rounds(
