@@ -58,7 +58,9 @@ class MeldCheck:
 
     @property
     def points(self) -> int:
-        return sum(result.points for result in self.melds)
+        """Return the points toward the minimum: those of the legal melds, as one that cannot
+        be laid down counts nothing."""
+        return sum(result.points for result in self.melds if result.valid)
 
     @property
     def meets(self) -> bool:

@@ -176,6 +176,28 @@ class RuleSet:
         """Return the most wild cards a dirty book may hold."""
         return self.most_wilds_in_meld(BOOK_SIZE)
 
+    def most_wilds_carried(self, naturals: int) -> int | None:
+        """Return the most wild cards that `naturals` natural cards can hold in melds of their
+        ranks; None where wild cards may also meld on their own."""
+        if self.wild_books_allowed:
+            return None
+        per_meld = self._most_wilds_by_naturals
+        # most[n]: the most wilds n naturals hold, over every way to share them among melds.
+        most = [0] * (naturals + 1)
+        for total in range(1, naturals + 1):
+            most[total] = max(
+                most[total - n] + per_meld[n] for n in range(1, min(total, BOOK_SIZE) + 1)
+            )
+        return most[naturals]
+
+    @cached_property
+    def _most_wilds_by_naturals(self) -> tuple[int, ...]:
+        """Return the most wild cards one meld holds, by the natural cards in it."""
+        return tuple(
+            max(w for w in range(BOOK_SIZE - n + 1) if w <= self.most_wilds_in_meld(n + w))
+            for n in range(BOOK_SIZE + 1)
+        )
+
     def book_value(self, books: BookCounts) -> int:
         """Return the bonus for these books."""
         return (

@@ -108,7 +108,14 @@ def _side_problems(rules: RuleSet, entry: RoundEntry, index: int, side: SideEntr
     problems = list(_negative_problems(entry, index, side))
     if problems:
         return problems
-    for check in (_multiple_problems, _rule_problems, _book_problems, _minimum_problems):
+    checks = (
+        _multiple_problems,
+        _rule_problems,
+        _book_problems,
+        _carried_wild_problems,
+        _minimum_problems,
+    )
+    for check in checks:
         problems += check(rules, entry, index, side)
     return problems
 
@@ -234,6 +241,28 @@ def _book_card_problems(
             )
 
 
+def _carried_wild_problems(
+    rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
+) -> Iterator[Problem]:
+    """Refuse counted wild cards that the natural ones could not hold, where wild cards never
+    meld on their own."""
+    melded = side.melded
+    if not isinstance(melded, CardCounts) or side.wild_books:  # wild books: refused already
+        return
+    naturals = sum(melded.of(kind) for kind in NATURAL_KINDS)
+    wilds = sum(melded.of(kind) for kind in WILD_KINDS)
+    most = rules.most_wilds_carried(naturals)
+    if most is not None and wilds > most:
+        template = N_(
+            "%(side)s: melded counts show %(wilds)s wild cards, but these rules allow no melds "
+            "of wild cards only, and %(naturals)s natural cards hold at most %(most)s; count "
+            "every melded card, books included."
+        )
+        yield _side_problem(
+            entry, index, "melded", template, wilds=wilds, naturals=naturals, most=most
+        )
+
+
 def _book_params(side: SideEntry) -> dict[str, object]:
     return {"clean": side.clean_books, "dirty": side.dirty_books, "wild": side.wild_books}
 
@@ -327,8 +356,10 @@ def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
         yield _supply_problem(
             "red_threes", T_("red threes"), red_threes, RED_THREES_PER_DECK, decks
         )
-    yield from _counted_supply_problems(entry, decks)
-    yield from _wild_book_supply_problems(entry, decks)
+    counted = list(_counted_supply_problems(entry, decks))
+    yield from counted
+    if not counted:  # a kind over its supply says already that the wild cards are
+        yield from _wild_supply_problems(entry, decks)
     yield from _point_supply_problems(rules, entry, decks)
 
 
@@ -347,17 +378,43 @@ def _counted_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]
             yield _supply_problem(kind.value, kind.label, total, kind.per_deck, decks)
 
 
-def _wild_book_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
-    """Books need wild cards even when melded cards are entered as points: 7 a wild, 1 a dirty."""
-    needed = sum(BOOK_SIZE * side.wild_books + side.dirty_books for side in entry.sides)
+def _wild_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
+    """Refuse more wild cards than the decks hold, counting those that books entered as points
+    need (7 a wild book, 1 a dirty book) with those counted card by card."""
+    books_need = sum(_wilds_books_need(side) for side in entry.sides)
+    counted = sum(
+        _counted_wilds(cards) for side in entry.sides for cards in (side.melded, side.leftover)
+    )
     most = decks * sum(kind.per_deck for kind in WILD_KINDS)
-    if needed > most:
+    if books_need + counted <= most:
+        return
+    params = {"needed": books_need + counted, "size": BOOK_SIZE, "decks": decks, "most": most}
+    if counted:
+        template = N_(
+            "The sides entered at least %(needed)s wild cards, counting %(size)s in each wild "
+            "book and 1 in each dirty book entered as points, but %(decks)s decks hold only "
+            "%(most)s: check the books and the counts of twos and jokers."
+        )
+    else:
         template = N_(
             "The sides' books need at least %(needed)s wild cards (%(size)s a wild book, 1 a "
             "dirty book), but %(decks)s decks hold only %(most)s: check the dirty and wild books."
         )
-        params = {"needed": needed, "size": BOOK_SIZE, "decks": decks, "most": most}
-        yield Problem(field="wild_books", template=template, params=params)
+    yield Problem(field="wild_books", template=template, params=params)
+
+
+def _wilds_books_need(side: SideEntry) -> int:
+    """Return the wild cards a side's books hold at least, where its melded cards are points
+    (counted ones show their wild cards themselves)."""
+    if isinstance(side.melded, CardCounts):
+        return 0
+    return BOOK_SIZE * side.wild_books + side.dirty_books
+
+
+def _counted_wilds(cards: int | CardCounts) -> int:
+    if not isinstance(cards, CardCounts):
+        return 0
+    return sum(cards.of(kind) for kind in WILD_KINDS)
 
 
 def _point_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:

@@ -168,6 +168,13 @@ def test_a_meld_over_the_minimum_does_not_meet_it_when_another_meld_is_illegal()
     assert [meld.valid for meld in result.melds] == [True, False]
 
 
+def test_an_illegal_meld_counts_nothing_toward_the_minimum() -> None:
+    result = check(Meld("A", naturals=3), Meld("7", naturals=2, twos=2), round_number=3)
+
+    assert [meld.points for meld in result.melds] == [60, 50]
+    assert (result.points, result.short_by, result.meets) == (60, 60, False)
+
+
 def test_two_unfinished_melds_of_one_rank_are_refused() -> None:
     result = check(Meld("K", naturals=3), Meld("K", naturals=3))
 

@@ -248,6 +248,42 @@ def test_wild_books_can_be_forbidden_by_a_house_rule() -> None:
     assert assert_refused(problems_of(us(wild_books=1, melded=140), rules=rules), 0, "wild_books")
 
 
+@pytest.mark.parametrize(
+    ("preset", "melded", "most"),
+    [
+        pytest.param("partnership-11", CardCounts(jokers=3), 0, id="a meld of jokers only"),
+        pytest.param("simple", CardCounts(twos=3, aces=1), 0, id="twos beside one natural"),
+        pytest.param("partnership-11", CardCounts(aces=3, jokers=4), 1, id="3 naturals, 4 wilds"),
+        pytest.param(
+            "simple", CardCounts(eights_to_kings=4, twos=4), 3, id="more wilds than 4 can hold"
+        ),
+    ],
+)
+def test_counted_wilds_the_naturals_cannot_hold_are_refused_without_wild_melds(
+    preset: str, melded: CardCounts, most: int
+) -> None:
+    problems = problems_of(us(melded=melded), rules=build_rules(preset))
+
+    message = assert_refused(problems, 0, "melded").message()
+    assert "no melds of wild cards only" in message
+    assert f"hold at most {most};" in message
+
+
+@pytest.mark.parametrize(
+    ("preset", "melded"),
+    [
+        pytest.param("partnership-11", CardCounts(aces=3, jokers=1), id="one wild on three"),
+        pytest.param("partnership-11", CardCounts(aces=8, twos=4), id="two melds of 4 + 2"),
+        pytest.param("simple", CardCounts(eights_to_kings=4, twos=3), id="4 naturals, 3 wilds"),
+        pytest.param("standard", CardCounts(jokers=3), id="wild melds allowed"),
+    ],
+)
+def test_counted_wilds_that_melds_of_naturals_can_hold_pass(
+    preset: str, melded: CardCounts
+) -> None:
+    assert problems_of(us(melded=melded), rules=build_rules(preset)) == []
+
+
 def test_red_threes_laid_down_where_the_rules_only_hold_them_are_refused() -> None:
     problems = problems_of(us(red_threes=1), rules=build_rules("partnership-11"))
 
@@ -421,6 +457,20 @@ def test_by_score_the_minimum_follows_the_sides_running_score(
             "wild_books",
             18,
             id="wild cards for books",
+        ),
+        pytest.param(
+            (us(wild_books=1, melded=140), them(melded=CardCounts(twos=12, jokers=6))),
+            2,
+            "wild_books",
+            18,
+            id="wild cards for books beside counted ones",
+        ),
+        pytest.param(
+            (us(dirty_books=2, melded=100), them(leftover=CardCounts(twos=12, jokers=6))),
+            2,
+            "wild_books",
+            18,
+            id="wild cards for books beside counted ones held",
         ),
         pytest.param((us(melded=1200), them(leftover=700)), 2, "melded_points", 1770, id="points"),
     ],
