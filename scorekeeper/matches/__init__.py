@@ -5,7 +5,7 @@ Every write answers with a 303 redirect, so reloading a page never enters a roun
 """
 
 # Each module's routes join bp; `expired` shows their forms again when the CSRF token failed.
-from scorekeeper.matches import expired, rounds, setup, sharing, standings  # noqa: F401
+from scorekeeper.matches import expired, melds, rounds, setup, sharing, standings  # noqa: F401
 from scorekeeper.matches.blueprint import bp
 
 __all__ = ["bp"]

@@ -1,0 +1,71 @@
+"""The meld checker of a match: may a side's opening meld be laid down, and does it reach the
+side's minimum in the round to play? Open to the whole table, as it changes nothing."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask import render_template, request
+from flask_babel import gettext
+from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # types-WTForms lacks it
+
+from scorekeeper import store
+from scorekeeper.forms.melds import MeldCheckForm
+from scorekeeper.matches.blueprint import bp, editable_match, match_or_404
+from scorekeeper.melds import MeldCheck, MeldResult, check_melds
+from scorekeeper.store import MatchView
+
+# A check shown: the domain's answer, and each meld's by the form row it was entered in.
+Checked = tuple[MeldCheck, dict[int, MeldResult]]
+
+
+@bp.get("/m/<public_id:public_id>/melds")
+@bp.get("/m/<public_id:public_id>/edit/<token>/melds")
+def meld_check(public_id: str, token: str | None = None) -> str:
+    match = match_or_404(public_id) if token is None else editable_match(public_id, token)
+    view = store.match_view(match)
+    number = view.next_round or view.rules.rounds  # after the last round, its minimum
+    running = view.scores_before(number)
+    minimums = [view.rules.meld_minimum(number, score) for score in running]
+    form = MeldCheckForm(_side_choices(view, minimums), formdata=request.args or None)
+    checked = _checked(form, view, number, running) if request.args else None
+    return render_template(
+        "matches/melds.html", view=view, token=token, number=number, form=form, check=checked
+    )
+
+
+def _side_choices(view: MatchView, minimums: list[int]) -> list[SelectChoice]:
+    """Return a choice per side, each named with the minimum its opening meld must reach."""
+    return [
+        SelectChoice(
+            str(index), gettext("%(side)s: at least %(minimum)s", side=name, minimum=minimum)
+        )
+        for index, (name, minimum) in enumerate(zip(view.side_names, minimums, strict=True))
+    ]
+
+
+def _checked(
+    form: MeldCheckForm, view: MatchView, number: int, running: tuple[int, ...]
+) -> Checked | None:
+    """Return the check of the melds entered; None while a box cannot be read or none is
+    entered, which the form's errors then say."""
+    valid = form.validate()
+    laid_down = form.laid_down()
+    if not valid or not laid_down:
+        return None
+    score = running[form.side_index()]
+    check = check_melds(
+        view.rules, [meld for _, meld in laid_down], round_number=number, running_score=score
+    )
+    # The domain numbers the melds it was given; the page, the rows they were entered in.
+    rows = {
+        row: replace(
+            result,
+            problems=tuple(
+                replace(problem, params={**problem.params, "meld": row + 1})
+                for problem in result.problems
+            ),
+        )
+        for (row, _), result in zip(laid_down, check.melds, strict=True)
+    }
+    return check, rows

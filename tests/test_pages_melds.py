@@ -1,0 +1,120 @@
+"""The meld checker page of a match: the table checks an opening meld before laying it down."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import TYPE_CHECKING
+
+from flask import Flask
+from flask.testing import FlaskClient
+from page_parts import errors_next_to
+
+from scorekeeper import store
+from scorekeeper.entries import RoundEntry, SideEntry
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch, StoredMatch
+
+
+def meld(row: int, rank: str, naturals: int = 0, twos: int = 0, jokers: int = 0) -> str:
+    fields = {"rank": rank, "naturals": naturals, "twos": twos, "jokers": jokers}
+    return "&".join(f"meld_{row}-{name}={value}" for name, value in fields.items())
+
+
+def checked(client: FlaskClient, match: StoredMatch, *melds: str, side: int = 0) -> str:
+    response = client.get(f"/m/{match.public_id}/melds?side={side}&{'&'.join(melds)}")
+    assert response.status_code == 200
+    return html.unescape(response.get_data(as_text=True))
+
+
+def verdict(page: str) -> str:
+    found = re.search(r'<p class="result-headline">\s*(.*?)\s*</p>', page, re.S)
+    assert found is not None, "no verdict"
+    return found[1]
+
+
+def test_the_checker_offers_each_side_with_its_minimum_and_rows_of_melds(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    page = html.unescape(client.get(f"/m/{create_match().public_id}/melds").get_data(as_text=True))
+
+    assert "Round 1 of 4" in page
+    assert "Us: at least 50" in page and "Them: at least 50" in page
+    assert page.count('name="meld_0-') == 4 and 'name="meld_3-rank"' in page
+    assert 'inputmode="numeric"' in page
+    assert "result-headline" not in page  # nothing checked before the table asks
+
+
+def test_melds_that_reach_the_rounds_minimum_open(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    page = checked(client, create_match(), meld(0, "K", naturals=3, jokers=1))
+
+    assert verdict(page) == "These melds open: 80 points, at least 50 needed."
+
+
+def test_melds_under_the_minimum_say_how_many_points_are_missing(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    page = checked(client, create_match(), meld(0, "5", naturals=3), meld(1, "A", naturals=1))
+
+    assert verdict(page) == "Not yet: 35 points short of the 50 needed."
+    assert "Meld 2 has 1 cards; a meld has 3 to 7." in page
+
+
+def test_an_illegal_meld_is_named_by_its_row_and_counts_nothing(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    page = checked(client, create_match(), meld(2, "7", naturals=2, twos=2))
+
+    assert verdict(page) == "Not yet: 50 points short of the 50 needed."
+    assert "Meld 3 needs at least twice as many natural cards as wild cards." in page
+
+
+def test_the_minimum_is_the_next_rounds_and_by_score_each_sides_own(
+    app: Flask, client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match(overrides={"meld_minimum_mode": "by_score"})
+    with app.app_context():
+        stored = store.get_match(match.public_id)
+        assert stored is not None
+        sides = (SideEntry(clean_books=2, dirty_books=1, melded=400), SideEntry())
+        store.add_round(stored, RoundEntry(1, sides))
+
+    page = checked(client, match, meld(0, "A", naturals=3), side=0)
+
+    assert "Round 2 of 4" in page
+    assert "Us: at least 90" in page and "Them: at least 50" in page  # 1,700 and 0 so far
+    assert verdict(page) == "Not yet: 30 points short of the 90 needed."
+    assert verdict(checked(client, match, meld(0, "A", naturals=3), side=1)).startswith(
+        "These melds open"
+    )
+
+
+def test_a_row_that_cannot_be_read_is_shown_and_nothing_is_checked(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match()
+    unranked = checked(client, match, meld(0, "", naturals=3))
+    unreadable = checked(client, match, "meld_0-rank=K&meld_0-naturals=three")
+
+    assert "result-headline" not in unranked + unreadable
+    assert "Choose the rank of this meld." in errors_next_to(unranked, "meld_0-rank")
+    assert "Enter a whole number" in errors_next_to(unreadable, "meld_0-naturals")
+    assert 'value="three"' in unreadable  # what was typed stays
+
+
+def test_the_checker_opens_from_the_view_link_and_from_the_edit_link(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match()
+    edit = f"/m/{match.public_id}/edit/{match.edit_token}"
+
+    assert f'href="/m/{match.public_id}/melds"' in client.get(f"/m/{match.public_id}").text
+    assert f'href="{edit}/melds"' in client.get(edit).text
+    private = client.get(f"{edit}/melds")
+    assert private.status_code == 200 and private.headers["Cache-Control"] == "no-store"
+    assert f'href="{edit}"' in private.text  # back to the standings it came from
+    assert client.get(f"/m/{match.public_id}/edit/wrong/melds").status_code == 403
+    assert client.get("/m/no-such-match-here/melds").status_code == 404
