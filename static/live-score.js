@@ -15,11 +15,18 @@
   let timer = null;
   let pending = null;
 
-  // An empty field counts as 0; anything but digits is no number, and says so.
+  // An empty field counts as 0; anything but a whole number, signed or not, is no number and
+  // says so, as the server reads it (a negative number is the engine's to refuse).
   function wholeNumber(input) {
     const text = input.value.trim();
     if (text === "") return 0;
-    return /^\d+$/.test(text) ? Number(text) : null;
+    return /^[+-]?\d+$/.test(text) ? Number(text) : null;
+  }
+
+  // What a side's field holds for the engine: a field that holds no number is read as empty,
+  // as the server reads it to tell every other problem at once.
+  function entered(input) {
+    return wholeNumber(input) ?? 0;
   }
 
   // Next to a field that holds no whole number, the message the server gives on saving,
@@ -65,7 +72,7 @@
       if (input.type === "radio") {
         if (input.checked) modes[key.replace(/_mode$/, "")] = input.value;
       } else {
-        const value = wholeNumber(input);
+        const value = entered(input);
         const [group, kind] = key.split("-"); // "melded-jokers": a count of one kind of card
         if (kind) side[group] = { ...side[group], [kind]: value };
         else side[key] = value;
@@ -89,32 +96,53 @@
     list.hidden = messages.length === 0;
   }
 
-  function showScores(result) {
+  // Each side's score, but a side with a field that holds no number: it has none yet.
+  function showScores(result, unreadable) {
     cards.forEach((card, index) => {
       const side = result.sides[index];
+      const known = !unreadable.some((input) => card.contains(input));
       for (const total of card.querySelectorAll("[data-total]")) {
-        total.textContent = format.format(side.score);
+        total.textContent = known ? format.format(side.score) : "–";
       }
       for (const part of card.querySelectorAll("[data-part]")) {
         const value = side.breakdown[part.dataset.part];
         part.querySelector("[data-value]").textContent = format.format(value);
-        part.hidden = value === 0;
+        part.hidden = !known || value === 0;
       }
       listProblems(card.querySelector("[data-problems]"), []);
     });
     listProblems(roundProblems, []);
   }
 
-  // No score while an entry is refused or cannot be read: each side's problems instead.
+  // No score while an entry is refused: each side's problems instead, but those the page
+  // already shows next to their fields, as it came back from saving.
   function showProblems(errors) {
     cards.forEach((card, index) => {
       for (const total of card.querySelectorAll("[data-total]")) total.textContent = "–";
       for (const part of card.querySelectorAll("[data-part]")) part.hidden = true;
-      const mine = errors.filter((error) => error.side === index);
+      const shown = new Set([...card.querySelectorAll(".field-errors li")].map(textOf));
+      const mine = errors.filter((error) => error.side === index && !shown.has(error.message));
       listProblems(card.querySelector("[data-problems]"), mine.map((error) => error.message));
     });
     const others = errors.filter((error) => error.side === null || !cards[error.side]);
     listProblems(roundProblems, others.map((error) => error.message));
+  }
+
+  // A problem of a field read as empty because it holds no number is no problem of what was
+  // typed, which the field's own message already answers; so the server judges on saving too.
+  function aboutRead(unreadable) {
+    const skipped = unreadable.map((input) => {
+      const [, side, key] = input.name.match(/^sides-(\d+)-(.*)$/);
+      return { side: Number(side), field: key.split("-")[0] }; // "melded-aces": the counts
+    });
+    return (error) =>
+      !skipped.some(
+        ({ side, field }) => error.side === side && (error.field || "").split(".")[0] === field,
+      );
+  }
+
+  function textOf(element) {
+    return element.textContent.trim();
   }
 
   async function update() {
@@ -122,10 +150,6 @@
     const unreadable = numbers.filter((input) => input.offsetParent && wholeNumber(input) === null);
     numbers.forEach((input) => markUnreadable(input, unreadable.includes(input)));
     pending?.abort(); // an answer still on its way is about numbers changed since
-    if (unreadable.length) {
-      showProblems([]);
-      return;
-    }
     const sides = cards.map(sideEntry);
     pending = new AbortController();
     const body = {
@@ -142,8 +166,8 @@
         signal: pending.signal,
       });
       const result = await response.json();
-      if (response.ok) showScores(result);
-      else if (response.status === 422) showProblems(result.errors);
+      if (response.ok) showScores(result, unreadable);
+      else if (response.status === 422) showProblems(result.errors.filter(aboutRead(unreadable)));
     } catch (error) {
       if (error.name !== "AbortError") listProblems(roundProblems, []); // offline: keep typing
     }

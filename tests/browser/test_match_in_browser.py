@@ -268,6 +268,17 @@ def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does
     expect(unreadable).to_have_count(0)
     expect(page.locator("#sides-0-melded_points")).not_to_have_attribute("aria-invalid", "")
 
+    fill_side(page, 1, {"clean_books": 1, "melded_points": 200})
+    live_total(page, 1).to_have_text("700")
+    page.fill("#sides-1-leftover_points", "8o")  # one side's slip leaves the others scored
+    live_total(page, 1).to_have_text("–")
+    live_total(page, 0).to_have_text("810")
+    page.fill("#sides-1-leftover_points", "-5")  # a sign makes a number, which the engine refuses
+    expect(page.locator("#sides-1-leftover_points-unreadable")).to_have_count(0)
+    expect(page.locator("[data-side='1'] [data-problems]")).to_contain_text("cannot be negative")
+    page.fill("#sides-1-leftover_points", "")
+    live_total(page, 1).to_have_text("700")
+
     tap_choice(page, "sides-0-melded_mode", "counts")
     page.fill("#sides-0-melded-aces", "3x")
     expect(page.locator("#sides-0-melded-aces-unreadable")).to_be_visible()
