@@ -325,6 +325,8 @@ def test_an_impossible_round_shows_why_next_to_the_field_keeps_the_entry_and_sto
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert message in errors_next_to(page, field_id)
+    # At the top, where the page opens, it says so and leads to the field.
+    assert f'<a href="#{field_id}">A field below says what is wrong.</a>' in page
     for name, value in fields.items():
         if name.endswith(("_points", "_books", "sevens")):
             assert f'name="{name}"' in page and f'value="{value}"' in page

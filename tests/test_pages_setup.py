@@ -157,6 +157,7 @@ def test_a_set_up_the_rules_refuse_shows_why_next_to_the_field_keeps_the_entry_a
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert message in errors_next_to(page, field_id)
+    assert f'<a href="#{field_id}">' in page  # at the top, where the page opens
     for name, value in form.items():
         if value and name.startswith(("players-", "house-")) and "meld" not in name:
             assert f'value="{value}"' in page or f'value="{value}" selected' in page

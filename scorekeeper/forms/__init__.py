@@ -8,6 +8,7 @@ from scorekeeper.forms.fields import (
     NOT_A_WHOLE_NUMBER,
     add_error,
     hidden_number,
+    marked_fields,
     messages,
     new_operation_id,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "add_error",
     "changed_house_rules",
     "hidden_number",
+    "marked_fields",
     "messages",
     "new_operation_id",
     "house_rule_groups",

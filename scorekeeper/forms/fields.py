@@ -5,7 +5,8 @@ from __future__ import annotations
 from uuid import uuid4
 
 from flask_babel import lazy_gettext as _l
-from wtforms.fields import Field, HiddenField, IntegerField, StringField
+from wtforms import Form
+from wtforms.fields import Field, FieldList, FormField, HiddenField, IntegerField, StringField
 from wtforms.validators import Length, Optional
 from wtforms.widgets import TextInput
 
@@ -62,6 +63,25 @@ def count_field(label: str) -> IntegerField:
 def messages(field: Field) -> list[str]:
     """Return the field's own error messages; a list of fields also holds its entries' lists."""
     return [str(error) for error in field.errors if not isinstance(error, list | dict)]
+
+
+def marked_fields(form: Form) -> list[str]:
+    """Return the ids of the fields that show a problem next to them, in the page's order, and
+    those of the lists of problems of a part of the form as a whole (a side of a round)."""
+    return [marked for field in form for marked in _marked(form, field)]
+
+
+def _marked(form: Form, field: Field) -> list[str]:
+    if isinstance(field, FormField):
+        return marked_fields(field.form)
+    if isinstance(field, FieldList):
+        marked = [field.id] if messages(field) else []  # the list's own, as of its length
+        for entry in field:
+            if getattr(form, "side_errors", {}).get(entry.index):
+                marked.append(f"{entry.id}-errors")  # shown at the top of the side's card
+            marked += _marked(form, entry)
+        return marked
+    return [field.id] if messages(field) and not isinstance(field, HiddenField) else []
 
 
 def new_operation_id() -> str:

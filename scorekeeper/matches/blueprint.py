@@ -9,7 +9,7 @@ from flask import Blueprint, abort
 from flask_babel import get_locale
 
 from scorekeeper import store
-from scorekeeper.forms import messages
+from scorekeeper.forms import marked_fields, messages
 from scorekeeper.i18n import problem_message
 from scorekeeper.models import Match
 from scorekeeper.store import MatchView
@@ -26,6 +26,7 @@ def names_list(names: Sequence[str]) -> str:
 
 
 bp.add_app_template_filter(messages)
+bp.add_app_template_filter(marked_fields)
 bp.add_app_template_filter(problem_message)
 
 
