@@ -49,7 +49,9 @@ def round_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
         problems += _side_problems(rules, entry, index, side)
     problems += _going_out_problems(rules, entry)
     problems += _deal_bonus_problems(rules, entry)
-    # Supply adds up every side's cards, which means little while a side's entry is wrong.
+    problems += _red_three_supply_problems(rules, entry)  # counted apart from every other card
+    # The rest of the supply adds up every side's cards, which means little while a side's
+    # entry is wrong.
     if not problems:
         problems += _supply_problems(rules, entry)
     return problems
@@ -106,8 +108,10 @@ def _round_level_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem
 
 def _side_problems(rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry) -> list[Problem]:
     problems = list(_negative_problems(entry, index, side))
-    if problems:
-        return problems
+    if problems:  # the side's sums mean nothing yet; its other point totals are still read
+        refused = {problem.field for problem in problems}
+        multiples = _multiple_problems(rules, entry, index, side)
+        return problems + [problem for problem in multiples if problem.field not in refused]
     checks = (
         _multiple_problems,
         _rule_problems,
@@ -349,13 +353,18 @@ def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterato
         yield _side_problem(entry, index, "leftover", template)
 
 
-def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
+def _red_three_supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     decks = rules.deck_count(entry.player_count)
-    red_threes = sum(side.red_threes + side.red_threes_held for side in entry.sides)
-    if red_threes > RED_THREES_PER_DECK * decks:
+    counts = [count for side in entry.sides for count in (side.red_threes, side.red_threes_held)]
+    red_threes = sum(counts)
+    if min(counts, default=0) >= 0 and red_threes > RED_THREES_PER_DECK * decks:
         yield _supply_problem(
             "red_threes", T_("red threes"), red_threes, RED_THREES_PER_DECK, decks
         )
+
+
+def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
+    decks = rules.deck_count(entry.player_count)
     counted = list(_counted_supply_problems(entry, decks))
     yield from counted
     if not counted:  # a kind over its supply says already that the wild cards are

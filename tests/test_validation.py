@@ -534,8 +534,18 @@ def test_every_problem_of_every_side_is_listed_at_once() -> None:
 
     assert [(problem.side, problem.field) for problem in problems] == [
         (0, "wild_books"),
+        (0, "melded_points"),  # 52 is no multiple of 5, whatever is negative beside it
         (1, "melded_points"),
         (1, "melded_points"),
+    ]
+
+
+def test_too_many_red_threes_are_told_with_the_sides_own_problems() -> None:
+    problems = problems_of(us(red_threes=6, melded=80), them(red_threes=6), round_number=2)
+
+    assert [(problem.side, problem.field) for problem in problems] == [
+        (0, "melded_points"),  # under the minimum of 90
+        (None, "red_threes"),  # 12, where 5 decks hold 10
     ]
 
 
