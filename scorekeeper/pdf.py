@@ -34,7 +34,6 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 # the fetcher maps its static URLs to files and refuses everything else.
 ORIGIN = "https://scorekeeper.invalid"
 STYLESHEET = "print.css"
-EXTENSION = "pdf"
 DEFAULT_CACHE_SIZE = 256
 # Seconds: some 30 times the slowest PDF's render, and under gunicorn's timeout (30 s), so that
 # a reader whose PDF was stopped gets a page saying so rather than a dropped connection.
@@ -117,10 +116,6 @@ class RenderCache:
             while len(self._pdfs) > self.size:
                 self._pdfs.popitem(last=False)
         return pdf
-
-    def clear(self) -> None:
-        with self._lock:
-            self._pdfs.clear()
 
 
 @dataclass(frozen=True)

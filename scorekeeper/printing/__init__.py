@@ -10,6 +10,7 @@ from itertools import accumulate
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_file
 from flask_babel import force_locale, format_date, format_decimal, get_locale, gettext, ngettext
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper import store
@@ -33,10 +34,17 @@ bp = Blueprint("printing", __name__)
 
 # Regions that print on US Letter by default; everywhere else prints on A4 (issue 6).
 LETTER_REGIONS = frozenset({"US", "CA"})
+PAPER_LABELS = {Paper.A4: _l("A4"), Paper.LETTER: _l("US Letter")}
 BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers when no side is named
 SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
 MAX_FILE_NAME = 80
 RETRY_SLOW_PDF_AFTER = 60  # seconds: the page says "in a minute"
+
+
+@bp.app_template_global()
+def paper_labels() -> dict[Paper, str]:
+    """Return the papers a PDF is printed on, each with its name, as the paper choice offers."""
+    return PAPER_LABELS
 
 
 @bp.app_template_filter("phrase")
