@@ -13,7 +13,7 @@ from scorekeeper.extensions import csrf
 from scorekeeper.i18n import http_error_message, problem_dict
 from scorekeeper.melds import MeldCheck, check_melds
 from scorekeeper.openapi import openapi_document
-from scorekeeper.pages import error_page
+from scorekeeper.pages import error_page, with_error_headers
 from scorekeeper.payloads import optional_integer, parse_melds, parse_round, parse_rules
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS
@@ -35,10 +35,14 @@ def _problems(error: ProblemsError) -> tuple[Response, int]:
     return jsonify(errors=[problem_dict(problem) for problem in error.problems]), 422
 
 
+def error_list(message: str, field: str | None = None) -> Response:
+    """Return the JSON error list of one problem of the whole request."""
+    return jsonify(errors=[{"side": None, "field": field, "message": message}])
+
+
 @bp.errorhandler(BadRequestBody)
 def _bad_body(_error: BadRequestBody) -> tuple[Response, int]:
-    message = gettext("The request body must be a JSON object.")
-    return jsonify(errors=[{"side": None, "field": "body", "message": message}]), 400
+    return error_list(gettext("The request body must be a JSON object."), "body"), 400
 
 
 @bp.errorhandler(HTTPException)  # before any error page the app may have for the same code
@@ -48,13 +52,9 @@ def _http_error(error: HTTPException) -> Response:
     Retry-After...): an unknown path or method too. Other paths get the error page."""
     if not request.path.startswith(API_PATHS):
         return error_page(error)
-    message = http_error_message(error)
-    response = jsonify(errors=[{"side": None, "field": None, "message": message}])
+    response = error_list(http_error_message(error))
     response.status_code = error.code or 500
-    response.headers.extend(
-        (name, value) for name, value in error.get_headers() if name != "Content-Type"
-    )
-    return response
+    return with_error_headers(response, error)
 
 
 def json_body(known: tuple[str, ...] | None = None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import PreconditionRequired, Unauthorized
 
 from scorekeeper import store
-from scorekeeper.api import bp, json_body, round_score_json
+from scorekeeper.api import bp, error_list, json_body, round_score_json
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import ROUND_KEYS, side_entry_json, side_setup_problems, unknown_keys
 from scorekeeper.i18n import LANGUAGES, is_offered, problem_dict
@@ -31,10 +31,6 @@ from scorekeeper.store import CreatedMatch, MatchState, MatchView, ScoredRound
 
 CREATE_KEYS = ("name", "rules", "sides", "language")
 IDEMPOTENCY_KEY = "Idempotency-Key"
-
-
-def _errors(message: str, field: str | None = None) -> Response:
-    return jsonify(errors=[{"side": None, "field": field, "message": message}])
 
 
 @bp.errorhandler(store.StaleVersion)
@@ -54,7 +50,7 @@ def _stale(error: store.StaleVersion) -> tuple[Response, int]:
 @bp.errorhandler(store.RoundNotFound)
 def _round_not_found(error: store.RoundNotFound) -> tuple[Response, int]:
     message = gettext("This match has no round %(round)s.", round=error.args[0])
-    return _errors(message, "round"), 404
+    return error_list(message, "round"), 404
 
 
 @bp.errorhandler(store.OperationIdRefused)
@@ -69,7 +65,7 @@ def _operation_id_refused(error: store.OperationIdRefused) -> tuple[Response, in
 
 @bp.errorhandler(Unauthorized)
 def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
-    response = _errors(error.description or "")
+    response = error_list(error.description or "")
     response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
     return response, 401
 

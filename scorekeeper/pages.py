@@ -1,11 +1,14 @@
-"""Blueprint for the pages that are not about one match, and the error page."""
+"""Blueprint for the pages that are not about one match, the error page, and finding the match
+a page is about."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, make_response, render_template
+from flask import Blueprint, Response, abort, make_response, render_template
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper import store
 from scorekeeper.i18n import http_error_message
+from scorekeeper.models import Match
 
 bp = Blueprint("pages", __name__)
 
@@ -19,8 +22,20 @@ def error_page(error: HTTPException) -> Response:
     """Return an HTTP error as a page in the request's language, with the error's headers."""
     status = error.code or 500
     html = render_template("error.html", code=status, message=http_error_message(error))
-    response = make_response(html, status)
+    return with_error_headers(make_response(html, status), error)
+
+
+def with_error_headers(response: Response, error: HTTPException) -> Response:
+    """Return the response with the error's own headers (Allow, Retry-After...), but its type."""
     response.headers.extend(
         (name, value) for name, value in error.get_headers() if name != "Content-Type"
     )
     return response
+
+
+def match_or_404(public_id: str) -> Match:
+    """Return the match with this public id, loaded whole; answer 404 when there is none."""
+    match = store.get_match(public_id)
+    if match is None:
+        abort(404)
+    return match

@@ -12,6 +12,7 @@ from scorekeeper import store
 from scorekeeper.forms import marked_fields, messages
 from scorekeeper.i18n import problem_message
 from scorekeeper.models import Match
+from scorekeeper.pages import match_or_404
 from scorekeeper.store import MatchView
 
 bp = Blueprint("matches", __name__)
@@ -34,13 +35,6 @@ bp.add_app_template_filter(problem_message)
 def leader_names(view: MatchView) -> list[str]:
     """Return the names of the sides at the top of the standings."""
     return [view.side_names[index] for index in view.standings.leaders]
-
-
-def match_or_404(public_id: str) -> Match:
-    match = store.get_match(public_id)
-    if match is None:
-        abort(404)
-    return match
 
 
 def editable_match(public_id: str, token: str) -> Match:

@@ -11,8 +11,9 @@ from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # types-W
 
 from scorekeeper import store
 from scorekeeper.forms.melds import MeldCheckForm
-from scorekeeper.matches.blueprint import bp, editable_match, match_or_404
+from scorekeeper.matches.blueprint import bp, editable_match
 from scorekeeper.melds import MeldCheck, MeldResult, check_melds
+from scorekeeper.pages import match_or_404
 from scorekeeper.store import MatchView
 
 # A check shown: the domain's answer, and each meld's by the form row it was entered in.

@@ -11,8 +11,8 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import store
 from scorekeeper.forms import ImportForm, NewEditLinkForm, add_error
-from scorekeeper.matches.blueprint import Page, bp, editable_match, match_or_404
-from scorekeeper.pages import error_page
+from scorekeeper.matches.blueprint import Page, bp, editable_match
+from scorekeeper.pages import error_page, match_or_404
 from scorekeeper.problems import ProblemsError
 from scorekeeper.qr import qr_svg
 from scorekeeper.security import hand_out_token

@@ -11,8 +11,9 @@ from flask_babel import get_locale
 from scorekeeper import store
 from scorekeeper.chart import running_totals_chart
 from scorekeeper.forms import changed_house_rules
-from scorekeeper.matches.blueprint import bp, editable_match, match_or_404
+from scorekeeper.matches.blueprint import bp, editable_match
 from scorekeeper.page_cache import RenderedPage, page_cache, render_to_keep
+from scorekeeper.pages import match_or_404
 from scorekeeper.printing import default_paper
 from scorekeeper.rules import PRESETS
 from scorekeeper.store import MatchView

@@ -16,7 +16,7 @@ from werkzeug.exceptions import ServiceUnavailable
 from scorekeeper import store
 from scorekeeper.i18n import is_offered
 from scorekeeper.models import Match
-from scorekeeper.pages import error_page
+from scorekeeper.pages import error_page, match_or_404
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.pdf import Paper, PdfTooSlow, render_pdf
 from scorekeeper.printing.documents import (
@@ -191,13 +191,6 @@ def preset_sheet(preset_key: str) -> Response:
 
 
 # -- A stored match ----------------------------------------------------------------------------
-
-
-def match_or_404(public_id: str) -> Match:
-    match = store.get_match(public_id)
-    if match is None:
-        abort(404)
-    return match
 
 
 def print_language(match: Match) -> str:
