@@ -10,9 +10,11 @@ from scorekeeper.converters import PublicIdConverter
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.melds import RANKS
+from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.rules import (
     PRESETS,
     SETTING_KEYS,
+    SETTING_RANGES,
     BookCounts,
     CardValues,
     DeckCount,
@@ -20,6 +22,9 @@ from scorekeeper.rules import (
     Permission,
     WildRatio,
 )
+from scorekeeper.scoring import Breakdown
+from scorekeeper.store.edit_tokens import REPEAT_WINDOW
+from scorekeeper.store.operations import KEEP_OPERATIONS, MAX_OPERATION_ID_LENGTH
 from scorekeeper.validation import MAX_PLAYERS, MIN_PLAYERS, MIN_SIDES
 
 _INTEGER = {"type": "integer"}
@@ -54,36 +59,48 @@ def _choice(choices: type[enum.StrEnum]) -> dict[str, Any]:
     return {"type": "string", "enum": [member.value for member in choices]}
 
 
+def _in_range(key: str) -> dict[str, Any]:
+    """Return the schema of the whole numbers a setting takes (`rules.SETTING_RANGES`)."""
+    numbers = SETTING_RANGES[key]
+    schema: dict[str, Any] = {"type": "integer", "minimum": numbers.low, "maximum": numbers.high}
+    if numbers.step > 1:
+        schema["multipleOf"] = numbers.step
+    return schema
+
+
+def _record_of(key: str, record: type) -> dict[str, Any]:
+    return _object({f.name: _in_range(f"{key}.{f.name}") for f in fields(record)})
+
+
 def _settings() -> dict[str, Any]:
     """Return the schema of a complete set of settings, as the presets list them."""
     boolean = {"type": "boolean"}
     types: dict[str, Any] = {
-        "decks": {"oneOf": [{"type": "integer", "minimum": 1}, _choice(DeckCount)]},
+        "decks": {"oneOf": [_in_range("decks"), _choice(DeckCount)]},
         "meld_minimum_mode": _choice(MeldMinimumMode),
-        "meld_minimums": {"type": "array", "items": _COUNT, "minItems": 1},
-        "card_values": _object({f.name: _COUNT for f in fields(CardValues)}),
+        "meld_minimums": {"type": "array", "items": _in_range("meld_minimums"), "minItems": 1},
+        "card_values": _record_of("card_values", CardValues),
         "wild_books_allowed": boolean,
-        "max_wilds_per_meld": {"type": ["integer", "null"], "minimum": 1},
+        "max_wilds_per_meld": {"oneOf": [_in_range("max_wilds_per_meld"), {"type": "null"}]},
         "wild_ratio": _choice(WildRatio),
-        "going_out_requires": _object({f.name: _COUNT for f in fields(BookCounts)}),
+        "going_out_requires": _record_of("going_out_requires", BookCounts),
         "red_threes_laid_down": boolean,
         "permission_to_go_out": _choice(Permission),
     }
-    properties = {key: types.get(key, _INTEGER) for key in SETTING_KEYS}
+    properties = {key: types.get(key) or _in_range(key) for key in SETTING_KEYS}
     return _object(properties, SETTING_KEYS)
 
 
 ERROR_RESPONSES = {
     "400": _json(_ref("Errors"), "The body is not a JSON object."),
     "413": _json(_ref("Errors"), "The body is too large."),
-    "415": _json(_ref("Errors"), "The body is not JSON."),
     "422": _json(_ref("Errors"), "The request is impossible under the rules; nothing is stored."),
 }
 
 
 def _schemas() -> dict[str, Any]:
     side_properties: dict[str, Any] = {
-        "name": {"type": "string", "maxLength": 60},
+        "name": {"type": "string", "maxLength": MAX_NAME_LENGTH},
         **{
             key: _COUNT
             for key in ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
@@ -100,7 +117,7 @@ def _schemas() -> dict[str, Any]:
         },
         "running_score": _INTEGER,
     }
-    breakdown_keys = ("books", "melded", "red_threes", "going_out", "deal_bonus", "leftover")
+    breakdown_keys = tuple(f.name for f in fields(Breakdown))
     return {
         "Rules": _object(
             {
@@ -269,7 +286,7 @@ def _paths() -> dict[str, Any]:
 
 # -- Stored matches ------------------------------------------------------------------------------
 
-_NAME = {"type": "string", "minLength": 1, "maxLength": 60}
+_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH}
 _LANGUAGE = {
     "enum": [*LANGUAGES, None],
     "description": "The language the match's PDFs print in; null: each reader's own.",
@@ -311,9 +328,10 @@ _IDEMPOTENCY_KEY = {
     "required": False,
     "description": (
         "A new unique value (a UUID) per change: a retry that sends it again changes nothing "
-        "and gets the first answer. Kept for two days; another change under it is refused (422)."
+        f"and gets the first answer. Kept for {KEEP_OPERATIONS.days} days; another change under "
+        "it is refused (422)."
     ),
-    "schema": {"type": "string", "minLength": 1, "maxLength": 64},
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_OPERATION_ID_LENGTH},
 }
 _LOOKUP_FAILURES = {
     "404": _json(_ref("Errors"), "No match has this id, or it has no such round."),
@@ -584,7 +602,7 @@ def _match_paths() -> dict[str, Any]:
                 "summary": "Replace the edit token; links holding the old one stop working.",
                 "description": (
                     "A retry under the same Idempotency-Key, still sending the replaced token, "
-                    "gets the same new token for ten minutes."
+                    f"gets the same new token for {REPEAT_WINDOW.seconds // 60} minutes."
                 ),
                 "security": _EDIT_TOKEN,
                 "parameters": [_IDEMPOTENCY_KEY],

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 from openapi_spec_validator import validate
 from werkzeug.test import TestResponse
 
@@ -453,6 +453,16 @@ def test_the_openapi_document_describes_the_calculator(client: FlaskClient) -> N
     assert set(paths["/api/v1/meld-check"]) == {"post"}
     assert set(paths["/api/v1/openapi.json"]) == {"get"}
     assert "422" in paths["/api/v1/score"]["post"]["responses"]
+
+
+@pytest.mark.parametrize("key", PRESETS)
+def test_the_documents_settings_take_every_preset_and_the_rules_ranges(key: str) -> None:
+    settings = PRESETS[key].rules.as_settings()
+    assert_documented(settings, "Settings")
+
+    for changed, value in [("dirty_book", 301), ("rounds", 13), ("card_values", {"ace": -5})]:
+        with pytest.raises(ValidationError):
+            assert_documented({**settings, changed: value}, "Settings")
 
 
 @pytest.mark.parametrize(

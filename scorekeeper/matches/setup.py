@@ -10,6 +10,7 @@ from scorekeeper import store
 from scorekeeper.forms import SEATINGS, SETTING_LABELS, MatchForm, house_rule_groups, preset_values
 from scorekeeper.matches.blueprint import Page, bp
 from scorekeeper.problems import ProblemsError
+from scorekeeper.rules import DEFAULT_PRESET
 from scorekeeper.security import hand_out_token
 
 
@@ -44,5 +45,6 @@ def setup_page(form: MatchForm) -> str:
         house_rule_groups=house_rule_groups(),
         setting_labels=SETTING_LABELS,
         preset_values=preset_values(),
+        default_preset=DEFAULT_PRESET,  # for a preset posted by hand that is none
         seatings={key: [seating.teams, seating.team_size] for key, seating in SEATINGS.items()},
     )
