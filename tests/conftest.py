@@ -164,21 +164,28 @@ def at_once(app: Flask) -> AtOnce:
     a double tap sends it; the runner returns both answers."""
 
     def run(public_id: str, change: Callable[[Match], Any]) -> list[Any]:
-        start = threading.Barrier(2)
+        start = threading.Barrier(2, timeout=30)  # a tap that fails first must not hang the other
         answers: list[Any] = []
+        failures: list[BaseException] = []
 
         def tap() -> None:
-            with app.app_context():
-                match = store.get_match(public_id)
-                assert match is not None
-                start.wait()
-                answers.append(change(match))
+            try:
+                with app.app_context():
+                    match = store.get_match(public_id)
+                    assert match is not None
+                    start.wait()
+                    answers.append(change(match))
+            except BaseException as error:  # raised again in the test, not lost in its thread
+                failures.append(error)
+                start.abort()
 
         taps = [threading.Thread(target=tap) for _ in range(2)]
         for thread in taps:
             thread.start()
         for thread in taps:
             thread.join()
+        if failures:
+            raise failures[0]
         return answers
 
     return run
@@ -186,7 +193,8 @@ def at_once(app: Flask) -> AtOnce:
 
 @pytest.fixture
 def statements(app: Flask) -> Iterator[list[str]]:
-    """Return a list that collects every SQL statement the app runs from now on."""
+    """Return a list that collects every SQL statement the app runs through SQLAlchemy from now
+    on; the round changes' reads and writes, run on the driver (`DriverStatement`), are not."""
     with app.app_context():
         engine = db.engine
     seen: list[str] = []

@@ -35,7 +35,7 @@ from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, PRESETS, RuleSet, build_rules
 from scorekeeper.store import SideSpec
-from scorekeeper.validation import MAX_PLAYERS, MIN_SIDES
+from scorekeeper.validation import MAX_PLAYERS, MIN_PLAYERS
 
 Validator = Callable[[FlaskForm, Field], None]
 
@@ -114,10 +114,10 @@ class MatchForm(FlaskForm):
 
     def validate_players(self, field: FieldList[StringField]) -> None:
         count = len(self.filled_players())
-        if not MIN_SIDES <= count <= MAX_PLAYERS:
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
             message = _l(
                 "Enter between %(least)s and %(most)s players; you entered %(count)s.",
-                least=MIN_SIDES,
+                least=MIN_PLAYERS,
                 most=MAX_PLAYERS,
                 count=count,
             )

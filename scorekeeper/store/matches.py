@@ -110,8 +110,9 @@ def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]
         template = N_("Another side is already called %(name)s: give each side its own name.")
         problems.append(Problem(f"{field}.name", template, {"name": side.name}, side=index))
     if not side.players:
-        template = N_("%(field)s needs at least one player.")
-        problems.append(Problem(f"{field}.players", template, {"field": field}, side=index))
+        template = N_("Side %(number)s needs at least one player.")
+        params = {"number": index + 1}
+        problems.append(Problem(f"{field}.players", template, params, side=index))
     for seat, player in enumerate(side.players):
         problems += _name_problems(f"{field}.players[{seat}]", player, side=index)
     return problems
