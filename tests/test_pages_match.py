@@ -518,6 +518,26 @@ def test_an_edit_sent_again_from_its_saved_form_with_other_scores_replaces_nothi
     assert scores(app, match) == [(700, 430)]
 
 
+def test_a_new_round_sent_again_from_its_saved_form_after_a_deletion_can_be_entered_again(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    assert match.enter(1, {"operation": "new-1", **WORKED_EXAMPLE}).status_code == 303
+    assert match.post(f"{match.round(1)}/delete", {"version": "1"}).status_code == 303
+
+    response = match.enter(1, {"operation": "new-1", **QUIET_ROUND})
+
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Someone else deleted this round meanwhile" in page
+    assert 'value="200"' in page
+    assert 'name="operation" type="hidden" value="new-1"' not in page
+    operation = re.search(r'name="operation" type="hidden" value="([^"]+)"', page)
+    assert operation is not None
+    assert match.enter(1, {"operation": operation[1], **QUIET_ROUND}).status_code == 303
+    assert scores(app, match) == [(700, 430)]
+
+
 def test_deleting_a_round_removes_it_and_the_totals_follow(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:

@@ -20,7 +20,7 @@ from scorekeeper.matches.blueprint import Page, bp, editable_match
 from scorekeeper.models import Match
 from scorekeeper.problems import ProblemsError
 from scorekeeper.store import MatchView, ScoredRound
-from scorekeeper.validation import points_step
+from scorekeeper.validation import points_step, round_number_problems
 
 
 @bp.route("/m/<public_id:public_id>/edit/<token>/rounds/new", methods=["GET", "POST"])
@@ -51,6 +51,8 @@ def _refused_new_round(
     another phone or by this form sent before (perhaps since changed)."""
     view = store.current_view(match)
     number = entry.round_number
+    if isinstance(error, store.OperationIdRefused):  # saved before from this form, since changed
+        return _changed_meanwhile_page(view, form, number)
     entered = view.entered_round(number)
     if entered is None:
         form.show_problems(error.problems)
@@ -125,7 +127,7 @@ def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
     match has every round already."""
     form = round_form(view.side_names, round_number=view.next_round)
     number = hidden_number(form.round_number)
-    if form.is_submitted() and (number is None or not 1 <= number <= view.rules.rounds):
+    if form.is_submitted() and (number is None or round_number_problems(view.rules, number)):
         abort(400)  # only a form changed by hand names no round, or one the match does not have
     return form, number
 
