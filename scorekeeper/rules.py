@@ -511,9 +511,17 @@ def build_rules(
         changes[key] = parsed
     if problems:
         raise ProblemsError(problems)
+    if "meld_minimums" not in changes and isinstance(changes.get("rounds"), int):
+        rules = _played_minimums(rules, changes["rounds"])
     rules = replace(rules, **changes)
     _check_consistency(rules)
     return rules
+
+
+def _played_minimums(rules: RuleSet, rounds: int) -> RuleSet:
+    """Return the rules with their minimums of `rounds` rounds: a table that plays fewer rounds
+    keeps the preset's minimums of the rounds it plays."""
+    return replace(rules, meld_minimums=rules.meld_minimums[:rounds])
 
 
 def _check_consistency(rules: RuleSet) -> None:
@@ -540,7 +548,8 @@ def house_rule_keys(preset: str, rules: RuleSet) -> tuple[str, ...]:
     """Return the settings in which a game under `rules` differs from one under the preset,
     nested ones part by part (``card_values.joker``), in the rule set's order: those changed,
     except those that `rules` never consult."""
-    base = _by_key(PRESETS[preset].rules.as_settings())
+    # Fewer rounds drop the preset's later minimums, which is no house rule of its own.
+    base = _by_key(_played_minimums(PRESETS[preset].rules, rules.rounds).as_settings())
     return tuple(
         key
         for key, value in _by_key(rules.as_settings()).items()

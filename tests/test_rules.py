@@ -353,6 +353,7 @@ TABLE_VARIANTS = {
     "six rounds, minimum by score": {"meld_minimum_mode": "by_score", "rounds": 6},
     "whole discard pile": {"discard_pickup": 0},
     "five rounds": {"rounds": 5, "meld_minimums": [50, 90, 120, 150, 180]},
+    "three rounds, the preset's first minimums": {"rounds": 3},
     "no meld minimum": {"meld_minimums": [0, 0, 0, 0]},
     "one deck per player": {"decks": "players"},
 }
@@ -633,3 +634,14 @@ def test_each_card_kind_knows_its_supply_per_deck_and_its_value(
     assert kind.per_deck == per_deck
     assert CardValues().of(kind) == value
     assert kind.label
+
+
+def test_fewer_rounds_keep_the_presets_minimums_of_the_rounds_played() -> None:
+    rules = build_rules("standard", {"rounds": 3})
+
+    assert rules.meld_minimums == (50, 90, 120)
+    assert build_rules("standard", {"rounds": 3, "meld_minimums": [60, 90, 120]}).meld_minimums == (
+        60,
+        90,
+        120,
+    )
