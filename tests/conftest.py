@@ -7,6 +7,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
-from sqlalchemy import Engine, NullPool, create_engine, event, make_url
+from sqlalchemy import Connection, Engine, NullPool, create_engine, event, make_url
 
 from scorekeeper import create_app, store
-from scorekeeper.database import normalise_database_url
+from scorekeeper.database import driver_connection, normalise_database_url
 from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.models import Match, db
 from scorekeeper.rules import build_rules
+from scorekeeper.store import statements as statements_module
 
 
 def postgres_url() -> str | None:
@@ -193,8 +195,8 @@ def at_once(app: Flask) -> AtOnce:
 
 @pytest.fixture
 def statements(app: Flask) -> Iterator[list[str]]:
-    """Return a list that collects every SQL statement the app runs through SQLAlchemy from now
-    on; the round changes' reads and writes, run on the driver (`DriverStatement`), are not."""
+    """Return a list that collects every SQL statement the app runs from now on: through
+    SQLAlchemy, and on the driver (`DriverStatement`), which SQLAlchemy's events do not see."""
     with app.app_context():
         engine = db.engine
     seen: list[str] = []
@@ -202,6 +204,30 @@ def statements(app: Flask) -> Iterator[list[str]]:
     def collect(_connection: object, _cursor: object, statement: str, *_args: object) -> None:
         seen.append(statement)
 
+    def recording_cursor(connection: Connection) -> closing[RecordingCursor]:
+        return closing(RecordingCursor(driver_connection(connection).cursor(), seen))
+
     event.listen(engine, "before_cursor_execute", collect)
-    yield seen
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(statements_module, "_cursor", recording_cursor)
+        yield seen
     event.remove(engine, "before_cursor_execute", collect)
+
+
+class RecordingCursor:
+    """A DB-API cursor that notes the SQL it runs in `seen`."""
+
+    def __init__(self, cursor: Any, seen: list[str]) -> None:
+        self._cursor = cursor
+        self._seen = seen
+
+    def execute(self, sql: str, *params: Any) -> Any:
+        self._seen.append(sql)
+        return self._cursor.execute(sql, *params)
+
+    def executemany(self, sql: str, *params: Any) -> Any:
+        self._seen.append(sql)
+        return self._cursor.executemany(sql, *params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)

@@ -19,6 +19,7 @@ from scorekeeper.models import Match, Player, Round, Side, db, table_of
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET, RuleSet, build_rules
+from scorekeeper.store.statements import DriverStatement
 from scorekeeper.validation import MAX_PLAYERS, MIN_SIDES
 
 EDIT_TOKEN_BYTES = 32
@@ -159,17 +160,19 @@ def find_match(public_id: str) -> Match | None:
     return db.session.scalar(_BY_PUBLIC_ID, {"public_id": public_id})
 
 
-# For the pages and answers that only need to know whether a match changed.
+# For the pages and answers that only need to know whether a match changed, the view page above
+# all, which every phone at a table reloads: run on the driver, as the round changes' reads are.
 _MATCH = table_of(Match)
-_VERSION_BY_PUBLIC_ID = sa.select(_MATCH.c.version).where(
-    _MATCH.c.public_id == sa.bindparam("public_id")
+_VERSION_BY_PUBLIC_ID = DriverStatement(
+    sa.select(_MATCH.c.version).where(_MATCH.c.public_id == sa.bindparam("public_id"))
 )
 
 
 def match_version(public_id: str) -> int | None:
     """Return the version of the match with this id, reading nothing else; None if there is none."""
     with single_read() as connection:
-        return connection.scalar(_VERSION_BY_PUBLIC_ID, {"public_id": public_id})
+        rows = _VERSION_BY_PUBLIC_ID.rows(connection, {"public_id": public_id})
+    return rows[0].version if rows else None
 
 
 class Guarded(Protocol):
