@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache, reduce
 from math import gcd
 
@@ -218,8 +218,7 @@ def _book_card_problems(
     rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry, melded: CardCounts
 ) -> Iterator[Problem]:
     books = side.books
-    naturals = sum(melded.of(kind) for kind in NATURAL_KINDS)
-    wilds = sum(melded.of(kind) for kind in WILD_KINDS)
+    naturals, wilds = _of_kinds(melded, NATURAL_KINDS), _of_kinds(melded, WILD_KINDS)
     natural_floor = BOOK_SIZE * books.clean + books.dirty * (BOOK_SIZE - rules.most_wilds_in_book)
     needs = (
         (melded.total, BOOK_SIZE * side.book_count, T_("cards")),
@@ -253,8 +252,7 @@ def _carried_wild_problems(
     melded = side.melded
     if not isinstance(melded, CardCounts) or side.wild_books:  # wild books: refused already
         return
-    naturals = sum(melded.of(kind) for kind in NATURAL_KINDS)
-    wilds = sum(melded.of(kind) for kind in WILD_KINDS)
+    naturals, wilds = _of_kinds(melded, NATURAL_KINDS), _of_kinds(melded, WILD_KINDS)
     most = rules.most_wilds_carried(naturals)
     if most is not None and wilds > most:
         template = N_(
@@ -421,9 +419,11 @@ def _wilds_books_need(side: SideEntry) -> int:
 
 
 def _counted_wilds(cards: int | CardCounts) -> int:
-    if not isinstance(cards, CardCounts):
-        return 0
-    return sum(cards.of(kind) for kind in WILD_KINDS)
+    return _of_kinds(cards, WILD_KINDS) if isinstance(cards, CardCounts) else 0
+
+
+def _of_kinds(cards: CardCounts, kinds: Iterable[CardKind]) -> int:
+    return sum(cards.of(kind) for kind in kinds)
 
 
 def _point_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:

@@ -26,16 +26,16 @@ def meld_check(public_id: str, token: str | None = None) -> str:
     match = match_or_404(public_id) if token is None else editable_match(public_id, token)
     view = store.match_view(match)
     number = view.next_round or view.rules.rounds  # after the last round, its minimum
-    running = view.scores_before(number)
-    minimums = [view.rules.meld_minimum(number, score) for score in running]
-    form = MeldCheckForm(_side_choices(view, minimums), formdata=request.args or None)
-    checked = _checked(form, view, number, running) if request.args else None
+    form = MeldCheckForm(
+        _side_choices(view, view.meld_minimums_in(number)), formdata=request.args or None
+    )
+    checked = _checked(form, view, number, view.scores_before(number)) if request.args else None
     return render_template(
         "matches/melds.html", view=view, token=token, number=number, form=form, check=checked
     )
 
 
-def _side_choices(view: MatchView, minimums: list[int]) -> list[SelectChoice]:
+def _side_choices(view: MatchView, minimums: tuple[int, ...]) -> list[SelectChoice]:
     """Return a choice per side, each named with the minimum its opening meld must reach."""
     return [
         SelectChoice(

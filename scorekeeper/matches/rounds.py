@@ -194,7 +194,7 @@ def round_page(
     deleted: bool = False,
 ) -> str:
     running = view.scores_before(number)
-    minimums = [view.rules.meld_minimum(number, score) for score in running]
+    minimums = view.meld_minimums_in(number)
     # Not from the request, which may be the round form's: its own operation id, the stored version.
     delete_form = (
         None if stored is None else DeleteRoundForm(formdata=None, data={"version": stored.version})

@@ -47,6 +47,10 @@ class MatchView:
         """Return round `number` as stored, or None when it is not entered."""
         return next((scored for scored in self.rounds if scored.number == number), None)
 
+    def meld_minimums_in(self, number: int) -> tuple[int, ...]:
+        """Return each side's meld minimum in round `number`, after the stored rounds before it."""
+        return tuple(self.rules.meld_minimum(number, score) for score in self.scores_before(number))
+
     def scores_before(self, number: int) -> tuple[int, ...]:
         """Return each side's total over the stored rounds before round `number`."""
         totals = (0,) * len(self.side_names)
