@@ -10,6 +10,10 @@ BENCH_PACKAGES := wrk
 TEST_PACKAGES := $(RUN_PACKAGES) chromium poppler-utils $(BENCH_PACKAGES)
 # The whole suite runs a second time on PostgreSQL when this database answers.
 POSTGRES_TEST_URL := postgresql+psycopg://postgres@127.0.0.1:5432/test
+# pytest-xdist: one worker per core (each test has a database of its own);
+# `make test PYTEST_WORKERS=0` runs the suite in one process.
+PYTEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest --numprocesses $(PYTEST_WORKERS)
 # The tests whose long versions `make soak` runs (SOAK=1); `make test` runs short ones.
 SOAK_TESTS := tests/test_concurrency.py tests/test_crash.py tests/test_fuzz_api.py \
 	tests/test_fuzz_forms.py
@@ -36,10 +40,10 @@ test: $(VENV)/.installed-test system-test translations-compile
 	$(BIN)/ruff check scorekeeper stubs tests
 	$(BIN)/ruff format --check scorekeeper stubs tests
 	$(BIN)/mypy
-	env -u DATABASE_URL $(BIN)/pytest
+	env -u DATABASE_URL $(PYTEST)
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
 		echo "The whole suite again, on PostgreSQL at 127.0.0.1:5432:"; \
-		DATABASE_URL="$(POSTGRES_TEST_URL)" $(BIN)/pytest; \
+		DATABASE_URL="$(POSTGRES_TEST_URL)" $(PYTEST); \
 	else \
 		echo "PostgreSQL at 127.0.0.1:5432 not reachable: the PostgreSQL run is skipped"; \
 	fi
