@@ -59,6 +59,7 @@ bench: $(VENV)/.installed system-bench translations-compile
 	fi
 
 # 50 clients x 200 edits, 20 kills during 1,000 writes each, long fuzzing; then on PostgreSQL.
+# One test at a time, unlike `make test`: each is a load of its own, which another beside it would skew.
 soak: $(VENV)/.installed-test system-test translations-compile
 	env -u DATABASE_URL SOAK=1 $(BIN)/pytest $(SOAK_TESTS)
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
