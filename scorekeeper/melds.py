@@ -81,10 +81,16 @@ def meld_points(rules: RuleSet, meld: Meld) -> int:
     return meld.naturals * values.of(RANK_KINDS[meld.rank]) + wild_points
 
 
-def meld_problems(rules: RuleSet, meld: Meld, index: int = 0) -> Iterator[Problem]:
-    """Yield what makes a meld illegal under the rules."""
+def meld_problems(
+    rules: RuleSet, meld: Meld, index: int = 0, *, number: int | None = None
+) -> Iterator[Problem]:
+    """Yield what makes a meld illegal under the rules.
+
+    The problems' field is the meld's `index` in the melds checked; their messages call it
+    "Meld `number`", `index + 1` unless the caller numbers its melds otherwise.
+    """
     field = f"melds[{index}]"
-    params = {"meld": index + 1, "rank": meld.rank}
+    params = {"meld": index + 1 if number is None else number, "rank": meld.rank}
     if meld.rank == "3":
         yield Problem(field, N_("Meld %(meld)s: threes never meld."), params)
         return
@@ -137,9 +143,11 @@ def _natural_meld_problems(
         yield Problem(field, template, params)
 
 
-def _duplicate_rank_problems(melds: Sequence[Meld]) -> Iterator[tuple[int, Problem]]:
+def _duplicate_rank_problems(
+    melds: Sequence[Meld], numbers: Sequence[int]
+) -> Iterator[tuple[int, Problem]]:
     seen: Counter[str] = Counter()
-    for index, meld in enumerate(melds):
+    for index, (meld, number) in enumerate(zip(melds, numbers, strict=True)):
         if not meld.unfinished:
             continue
         seen[meld.rank] += 1
@@ -150,22 +158,31 @@ def _duplicate_rank_problems(melds: Sequence[Meld]) -> Iterator[tuple[int, Probl
             )
             yield (
                 index,
-                Problem(f"melds[{index}]", template, {"meld": index + 1, "rank": meld.rank}),
+                Problem(f"melds[{index}]", template, {"meld": number, "rank": meld.rank}),
             )
 
 
 def check_melds(
-    rules: RuleSet, melds: Sequence[Meld], *, round_number: int, running_score: int = 0
+    rules: RuleSet,
+    melds: Sequence[Meld],
+    *,
+    round_number: int,
+    running_score: int = 0,
+    numbers: Sequence[int] | None = None,
 ) -> MeldCheck:
     """Check melds about to be laid down against the rules and the opening minimum.
 
-    Raises `ProblemsError` when the round is not in the match.
+    The problems' messages call each meld by its number in `numbers`, one to each meld (1, 2 ...
+    when not given), so that a caller whose melds are not numbered by their places can name them
+    as the table sees them. Raises `ProblemsError` when the round is not in the match.
     """
     check_round_number(rules, round_number)
+    numbers = range(1, len(melds) + 1) if numbers is None else numbers
     problems: list[list[Problem]] = [
-        list(meld_problems(rules, meld, index)) for index, meld in enumerate(melds)
+        list(meld_problems(rules, meld, index, number=number))
+        for index, (meld, number) in enumerate(zip(melds, numbers, strict=True))
     ]
-    for index, problem in _duplicate_rank_problems(melds):
+    for index, problem in _duplicate_rank_problems(melds, numbers):
         problems[index].append(problem)
     results = tuple(
         MeldResult(points=meld_points(rules, meld), problems=tuple(meld_problems_))

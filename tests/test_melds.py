@@ -202,3 +202,14 @@ def test_melds_are_checked_one_by_one_with_their_place() -> None:
     [problem] = result.melds[1].problems
     assert problem.field == "melds[1]"
     assert problem.message().startswith("Meld 2")
+
+
+def test_melds_numbered_by_the_caller_are_called_by_their_numbers_in_each_problem() -> None:
+    result = check(
+        Meld("3", naturals=3), Meld("K", naturals=3), Meld("K", naturals=3), numbers=[2, 3, 5]
+    )
+
+    [threes], _, [again] = (meld.problems for meld in result.melds)
+    assert threes.message() == "Meld 2: threes never meld."
+    assert again.message().startswith("Meld 5: a side keeps one unfinished meld of each rank")
+    assert (threes.field, again.field) == ("melds[0]", "melds[2]")  # still where each was given

@@ -72,6 +72,14 @@ def test_an_illegal_meld_is_named_by_its_row_and_counts_nothing(
     assert "Meld 3 needs at least twice as many natural cards as wild cards." in page
 
 
+def test_a_second_unfinished_meld_of_a_rank_is_named_by_its_row_past_an_empty_one(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    page = checked(client, create_match(), meld(0, "K", naturals=3), meld(3, "K", naturals=3))
+
+    assert "Meld 4: a side keeps one unfinished meld of each rank; put these K together." in page
+
+
 def test_the_minimum_is_the_next_rounds_and_by_score_each_sides_own(
     app: Flask, client: FlaskClient, create_match: CreateMatch
 ) -> None:

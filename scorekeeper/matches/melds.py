@@ -3,8 +3,6 @@ side's minimum in the round to play? Open to the whole table, as it changes noth
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import render_template, request
 from flask_babel import gettext
 from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # types-WTForms lacks it
@@ -56,17 +54,11 @@ def _checked(
         return None
     score = running[form.side_index()]
     check = check_melds(
-        view.rules, [meld for _, meld in laid_down], round_number=number, running_score=score
+        view.rules,
+        [meld for _, meld in laid_down],
+        round_number=number,
+        running_score=score,
+        numbers=[row + 1 for row, _ in laid_down],  # each by the row it was entered in
     )
-    # The domain numbers the melds it was given; the page, the rows they were entered in.
-    rows = {
-        row: replace(
-            result,
-            problems=tuple(
-                replace(problem, params={**problem.params, "meld": row + 1})
-                for problem in result.problems
-            ),
-        )
-        for (row, _), result in zip(laid_down, check.melds, strict=True)
-    }
+    rows = {row: result for (row, _), result in zip(laid_down, check.melds, strict=True)}
     return check, rows
