@@ -15,6 +15,7 @@ from scorekeeper.forms import (
     RoundForm,
     changed_house_rules,
     house_rules,
+    marked_fields,
     round_form,
     team_name,
 )
@@ -272,6 +273,18 @@ def test_a_problem_of_a_side_is_shown_next_to_its_field(
     fields = {field.id: field for field in form_fields(form)}
     assert fields[shown_by].errors == ["Wrong."]
     assert form.form_errors == []
+
+
+def test_a_problem_of_a_side_as_a_whole_is_marked_where_its_card_lists_it(
+    posted: Callable[..., RoundForm],
+) -> None:
+    form = posted(two_side_round_form, {})
+    form.validate()
+
+    form.show_problems([Problem("clean_books", "Wrong.", side=0), Problem("books", "Few.", side=1)])
+
+    assert form.side_errors == {1: ["Few."]}
+    assert marked_fields(form) == ["sides-0-clean_books", "sides-1-errors"]
 
 
 def test_a_problem_of_the_whole_round_is_shown_above_the_form(

@@ -376,6 +376,18 @@ def test_a_post_without_one_sides_fields_refuses_that_side_and_moves_no_other_si
     assert stored_rounds(app) == []
 
 
+def test_a_side_whose_fields_did_not_arrive_is_where_the_top_of_the_page_leads(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    only_them = side(1, melded_mode="points", leftover_mode="points", melded_points=310)
+
+    response = match.client.post(match.new_round, data={"round_number": "1", **only_them})
+
+    page = response.get_data(as_text=True)
+    assert '<a href="#sides-0-errors">A field below says what is wrong.</a>' in page
+
+
 def test_fields_of_a_side_the_match_does_not_have_are_ignored(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
 from uuid import uuid4
 
 from flask_babel import lazy_gettext as _l
@@ -65,6 +67,16 @@ def messages(field: Field) -> list[str]:
     return [str(error) for error in field.errors if not isinstance(error, list | dict)]
 
 
+@runtime_checkable
+class FormWithPartErrors(Protocol):
+    """A form some of whose parts can be wrong as a whole, not only field by field: entries of
+    a list of sub-forms (the sides of a round), each showing its own list of problems."""
+
+    def part_errors(self, parts: FieldList[Any]) -> Mapping[int, Sequence[str]]:
+        """Return what is wrong with each entry of `parts` as a whole, by the entry's index."""
+        ...
+
+
 def marked_fields(form: Form) -> list[str]:
     """Return the ids of the fields that show a problem next to them, in the page's order, and
     those of the lists of problems of a part of the form as a whole (a side of a round)."""
@@ -75,10 +87,11 @@ def _marked(form: Form, field: Field) -> list[str]:
     if isinstance(field, FormField):
         return marked_fields(field.form)
     if isinstance(field, FieldList):
+        of_parts = form.part_errors(field) if isinstance(form, FormWithPartErrors) else {}
         marked = [field.id] if messages(field) else []  # the list's own, as of its length
         for entry in field:
-            if getattr(form, "side_errors", {}).get(entry.index):
-                marked.append(f"{entry.id}-errors")  # shown at the top of the side's card
+            if of_parts.get(entry.index):
+                marked.append(f"{entry.id}-errors")  # shown at the top of the part's card
             marked += _marked(form, entry)
         return marked
     return [field.id] if messages(field) and not isinstance(field, HiddenField) else []

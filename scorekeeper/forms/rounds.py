@@ -158,6 +158,11 @@ class RoundForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.side_errors: dict[int, list[str]] = {}  # what is wrong with a side as a whole
 
+    def part_errors(self, parts: FieldList[Any]) -> Mapping[int, Sequence[str]]:
+        """Return what is wrong with each side as a whole, by side, when `parts` are the sides
+        (a `FormWithPartErrors`: the page's summary then leads to them too)."""
+        return self.side_errors if parts is self.sides else {}
+
     def setup(self, side_names: Sequence[str]) -> RoundForm:
         """Give the form one going-out choice per side."""
         sides = [SelectChoice(str(index), name) for index, name in enumerate(side_names)]
