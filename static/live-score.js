@@ -8,6 +8,7 @@
   if (!form) return;
   const DELAY_MS = 250;
   const rules = JSON.parse(form.dataset.rules);
+  const COUNTS = form.dataset.countsMode; // the way of counting cards by kind, as the form names it
   const cards = [...form.querySelectorAll("[data-side]")];
   const roundProblems = form.querySelector("[data-problems-round]");
   const numbers = [...form.querySelectorAll("[data-side] input:not([type='radio'])")];
@@ -79,7 +80,7 @@
       }
     }
     for (const group of ["melded", "leftover"]) {
-      if (modes[group] === "counts") delete side[`${group}_points`];
+      if (modes[group] === COUNTS) delete side[`${group}_points`];
       else delete side[group];
     }
     return side;

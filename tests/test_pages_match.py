@@ -197,6 +197,17 @@ def test_the_round_form_gives_the_live_score_the_matchs_rules(
     assert 'data-players="4"' in page
 
 
+def test_the_round_form_tells_the_live_score_how_its_mode_radios_name_counting_cards_by_kind(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    page = match.page(match.new_round)
+
+    found = re.search(r'data-counts-mode="([^"]+)"', page)
+    assert found is not None, "no counts mode for the live score"
+    assert re.search(rf'name="sides-0-melded_mode" type="radio" value="{found[1]}"', page)
+
+
 def test_a_round_entered_is_stored_and_the_browser_sent_on_to_the_standings(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:

@@ -21,10 +21,11 @@ from scorekeeper.forms.house_rules import (
     preset_values,
 )
 from scorekeeper.forms.match_setup import SEATINGS, MatchForm, team_name
-from scorekeeper.forms.rounds import NOBODY, DeleteRoundForm, RoundForm, round_form
+from scorekeeper.forms.rounds import COUNTS, NOBODY, DeleteRoundForm, RoundForm, round_form
 from scorekeeper.forms.sharing import ImportForm, NewEditLinkForm
 
 __all__ = [
+    "COUNTS",
     "NOBODY",
     "NOT_A_WHOLE_NUMBER",
     "SEATINGS",

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import store
 from scorekeeper.entries import RoundEntry
 from scorekeeper.forms import (
+    COUNTS,
     NOT_A_WHOLE_NUMBER,
     DeleteRoundForm,
     RoundForm,
@@ -221,4 +222,5 @@ def round_page(
         # The calculator API takes the match's rules as overrides of the default preset.
         live_rules={"overrides": view.rules.as_settings()},
         not_a_number=NOT_A_WHOLE_NUMBER,  # what the live score says of a field holding no number
+        counts_mode=COUNTS,  # the live score's sign that a side counts its cards by kind
     )
