@@ -21,6 +21,9 @@ def T_(word: str) -> Term:
     return Term(word)
 
 
+FieldOfSide = tuple[int, str]  # a side's index and one of its fields
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with an entry: where it is, and a message saying how to fix it.
@@ -33,6 +36,9 @@ class Problem:
     template: str
     params: Mapping[str, object] = dataclasses.field(default_factory=dict)
     side: int | None = None
+    # A problem of the whole table, such as more of a card than the decks hold: the sides'
+    # fields that add up to it, each as (side, field), so that a form can show it beside them.
+    adds_up: tuple[FieldOfSide, ...] = ()
 
     def message(
         self, translate: Callable[[str], str] = str, number: Callable[[int], str] = str

@@ -399,6 +399,27 @@ def test_a_side_whose_fields_did_not_arrive_is_where_the_top_of_the_page_leads(
     assert '<a href="#sides-0-errors">A field below says what is wrong.</a>' in page
 
 
+def test_more_red_threes_than_the_decks_hold_are_told_above_and_beside_each_sides_count(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()  # four players: five decks, ten red threes
+    fields = {
+        **side(0, melded_mode="points", leftover_mode="points", melded_points=100, red_threes=6),
+        **side(1, melded_mode="points", leftover_mode="points", melded_points=100, red_threes=5),
+    }
+
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    message = "The sides entered 11 red threes, but 5 decks hold only 10"
+    assert message in page.split('<ul class="field-errors"')[0]  # in the box at the top
+    for field_id in ("sides-0-red_threes", "sides-1-red_threes"):
+        assert message in errors_next_to(page, field_id)
+    assert '<a href="#sides-0-red_threes">2 fields below say what is wrong.</a>' in page
+    assert stored_rounds(app) == []
+
+
 def test_fields_of_a_side_the_match_does_not_have_are_ignored(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:

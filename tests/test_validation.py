@@ -484,6 +484,47 @@ def test_more_of_a_card_than_the_decks_hold_is_refused(
     assert f"hold only {most}" in problem.message()
 
 
+@pytest.mark.parametrize(
+    ("sides", "field", "adds_up"),
+    [
+        pytest.param(
+            (us(red_threes=6), them(red_threes=1, red_threes_held=1)),
+            "red_threes",
+            ((0, "red_threes"), (1, "red_threes"), (1, "red_threes_held")),
+            id="red 3s",
+        ),
+        pytest.param(
+            (
+                us(melded=CardCounts(jokers=6, aces=4)),
+                them(leftover=CardCounts(jokers=5)),
+                us(melded=CardCounts(aces=3)),
+            ),
+            "jokers",
+            ((0, "melded.jokers"), (1, "leftover.jokers")),
+            id="jokers, from the sides that counted some",
+        ),
+        pytest.param(
+            (us(wild_books=2, melded=300), them(melded=CardCounts(twos=4, jokers=2, aces=4))),
+            "wild_books",
+            ((0, "wild_books"), (1, "melded.jokers"), (1, "melded.twos")),
+            id="wild cards, in books entered as points and counted",
+        ),
+        pytest.param(
+            (us(melded=1200, leftover=CardCounts(aces=1)), them(leftover=700)),
+            "melded_points",
+            ((0, "melded_points"), (1, "leftover_points")),
+            id="points, from the totals entered as points",
+        ),
+    ],
+)
+def test_a_problem_of_the_whole_table_names_the_sides_fields_that_add_up_to_it(
+    sides: tuple[SideEntry, ...], field: str, adds_up: tuple[tuple[int, str], ...]
+) -> None:
+    problems = problems_of(*sides, players=len(sides))
+
+    assert assert_refused(problems, None, field).adds_up == adds_up
+
+
 def test_the_supply_follows_the_decks_setting() -> None:
     sides = (us(red_threes_held=4), them(red_threes_held=1))
 

@@ -187,29 +187,39 @@ class RoundForm(FlaskForm):
 
     def show_problems(self, problems: Iterable[Problem]) -> None:
         """Put each problem next to the side's field it is about, else next to its side, and
-        a problem of the whole round above the form. A field whose text could not be read
-        shows only that: the domain read it as empty."""
+        a problem of the whole round above the form, and beside each field that adds up to it
+        (the decks' supply). A field whose text could not be read shows only that: the domain
+        read it as empty."""
         for problem in problems:
-            field = self._field_of(problem)
+            message = problem_message(problem)
+            field = self._field_of(problem.side, problem.field)
             if field is not None:
-                if not field.process_errors:
-                    add_error(field, problem_message(problem))
+                _show_beside(field, message)
             elif problem.side is not None and 0 <= problem.side < len(self.sides):
-                self.side_errors.setdefault(problem.side, []).append(problem_message(problem))
+                self.side_errors.setdefault(problem.side, []).append(message)
             else:
-                self.form_errors.append(problem_message(problem))
+                self.form_errors.append(message)
+                for side, name in problem.adds_up:
+                    if (adding_up := self._field_of(side, name)) is not None:
+                        _show_beside(adding_up, message)
 
-    def _field_of(self, problem: Problem) -> Field | None:
-        if problem.field == "went_out":
+    def _field_of(self, side_index: int | None, name: str) -> Field | None:
+        if name == "went_out":
             return self.went_out
-        if problem.side is None or not 0 <= problem.side < len(self.sides):
+        if side_index is None or not 0 <= side_index < len(self.sides):
             return None
-        side = self.sides[problem.side].form
-        first, _, rest = problem.field.partition(".")
+        side = self.sides[side_index].form
+        first, _, rest = name.partition(".")
         if first in ("melded", "leftover"):
             counts = (side.melded if first == "melded" else side.leftover).form
             return counts[rest] if rest in counts else side[f"{first}_mode"]
         return side[first] if first in side else None
+
+
+def _show_beside(field: Field, message: str) -> None:
+    """Show the message next to the field, but where its text could not be read at all."""
+    if not field.process_errors:
+        add_error(field, message)
 
 
 def round_form(

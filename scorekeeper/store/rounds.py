@@ -389,7 +389,7 @@ def _rescored(
         template = N_("This would make round %(round)s impossible as entered: correct it first.")
         header = Problem("round", template, {"round": error.round_number})
         # Under "round": their own fields would point into the entry being changed.
-        later = [replace(problem, field="round") for problem in error.problems]
+        later = [replace(problem, field="round", adds_up=()) for problem in error.problems]
         raise ProblemsError([header, *later]) from None
 
 
