@@ -227,6 +227,16 @@ def _schemas() -> dict[str, Any]:
                             "side": {"type": ["integer", "null"]},
                             "field": {"type": ["string", "null"]},
                             "message": {"type": "string"},
+                            "adds_up": {
+                                "description": "For a problem of the whole table, such as more "
+                                "of a card than the decks hold: the sides' fields that add up "
+                                "to it.",
+                                "type": "array",
+                                "items": _object(
+                                    {"side": {"type": "integer"}, "field": {"type": "string"}},
+                                    ("side", "field"),
+                                ),
+                            },
                         },
                         ("side", "field", "message"),
                     ),

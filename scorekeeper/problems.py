@@ -57,9 +57,16 @@ class Problem:
     def as_dict(
         self, translate: Callable[[str], str] = str, number: Callable[[int], str] = str
     ) -> dict[str, object]:
-        """Return the problem as the API's error object."""
-        message = self.message(translate, number)
-        return {"side": self.side, "field": self.field, "message": message}
+        """Return the problem as the API's error object; a problem of the whole table also
+        names the sides' fields that add up to it."""
+        error: dict[str, object] = {
+            "side": self.side,
+            "field": self.field,
+            "message": self.message(translate, number),
+        }
+        if self.adds_up:
+            error["adds_up"] = [{"side": side, "field": field} for side, field in self.adds_up]
+        return error
 
 
 def _shown(value: object, translate: Callable[[str], str], number: Callable[[int], str]) -> object:

@@ -122,11 +122,16 @@
       for (const total of card.querySelectorAll("[data-total]")) total.textContent = "–";
       for (const part of card.querySelectorAll("[data-part]")) part.hidden = true;
       const shown = new Set([...card.querySelectorAll(".field-errors li")].map(textOf));
-      const mine = errors.filter((error) => error.side === index && !shown.has(error.message));
+      const mine = errors.filter((error) => ofSide(error, index) && !shown.has(error.message));
       listProblems(card.querySelector("[data-problems]"), mine.map((error) => error.message));
     });
     const others = errors.filter((error) => error.side === null || !cards[error.side]);
     listProblems(roundProblems, others.map((error) => error.message));
+  }
+
+  // A problem of the whole table (more of a card than the decks hold) is also each adding side's.
+  function ofSide(error, index) {
+    return error.side === index || (error.adds_up ?? []).some((part) => part.side === index);
   }
 
   // A problem of a field read as empty because it holds no number is no problem of what was

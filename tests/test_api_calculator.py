@@ -276,6 +276,21 @@ def test_a_whole_request_error_has_no_side(post: Post, body: dict[str, Any], fie
     assert (None, field) in errors_of(response)
 
 
+def test_too_many_of_a_card_names_the_sides_fields_that_add_up_to_it(post: Post) -> None:
+    sides = [{"name": "Us", "red_threes": 5}, {"name": "Them", "red_threes_held": 4}]
+
+    response = post("score", {"round": 1, "sides": sides, "players": 2})
+
+    assert response.status_code == 422
+    assert errors_of(response) == [(None, "red_threes")]  # as the OpenAPI document says
+    assert response.json is not None
+    [error] = response.json["errors"]
+    assert error["adds_up"] == [
+        {"side": 0, "field": "red_threes"},
+        {"side": 1, "field": "red_threes_held"},
+    ]
+
+
 @pytest.mark.parametrize(
     ("side", "field"),
     [

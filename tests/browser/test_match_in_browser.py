@@ -163,6 +163,26 @@ def test_the_round_form_on_a_laptop_puts_the_sides_in_columns(
     screenshot(page, "09-round-laptop")
 
 
+def test_more_red_threes_than_the_decks_hold_are_told_in_each_card_that_counted_some(
+    live_server: str, new_page: Callable[..., Page], screenshot: Callable[[Page, str], None]
+) -> None:
+    page = new_page()
+    set_up_match(page, live_server)  # four players: five decks, ten red threes
+    page.get_by_role("button", name="Create the match").tap()
+    page.get_by_role("link", name="Go to the score sheet").tap()
+    page.get_by_role("link", name="Enter round 1").tap()
+
+    fill_side(page, 0, {"melded_points": 100, "red_threes": 6})
+    fill_side(page, 1, {"melded_points": 100, "red_threes": 5})
+
+    for index in (0, 1):
+        live_total(page, index).to_have_text("–")
+        expect(page.locator(f"[data-side='{index}'] [data-problems]")).to_contain_text(
+            "The sides entered 11 red threes, but 5 decks hold only 10"
+        )
+    screenshot(page, "11-round-supply-refused")
+
+
 def set_up_two_player_match(page: Page, base_url: str, name: str) -> None:
     page.goto(f"{base_url}/matches/new")
     page.fill("#name", name)
