@@ -470,14 +470,9 @@ def _point_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Ite
             "%(most)s: check the melded and left-over points."
         )
         params = {"points": points, "decks": decks, "most": deck_points}
-        # Counted cards within the decks' supply cannot pass the decks' points alone: the
-        # totals entered as points are what to check.
-        adds_up = tuple(
-            (index, f"{group}_points")
-            for index, group, cards in _sides_cards(entry)
-            if isinstance(cards, int) and cards > 0
-        )
-        yield Problem("melded_points", template, params, adds_up=adds_up)
+        # No field is named beside it: every side's points add up to it, and the one typed
+        # wrong is found by reading them all, not by a message beside each.
+        yield Problem(field="melded_points", template=template, params=params)
 
 
 def _supply_problem(
