@@ -353,18 +353,18 @@ def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterato
 
 def _red_three_supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     decks = rules.deck_count(entry.player_count)
-    entered = [
-        (index, field, count)
-        for index, side in enumerate(entry.sides)
-        for field, count in (
-            ("red_threes", side.red_threes),
-            ("red_threes_held", side.red_threes_held),
-        )
-    ]
-    counts = [count for _, _, count in entered]
+    counts = [count for side in entry.sides for count in (side.red_threes, side.red_threes_held)]
     red_threes = sum(counts)
     if min(counts, default=0) >= 0 and red_threes > RED_THREES_PER_DECK * decks:
-        adds_up = tuple((index, field) for index, field, count in entered if count)
+        adds_up = tuple(
+            (index, field)
+            for index, side in enumerate(entry.sides)
+            for field, count in (
+                ("red_threes", side.red_threes),
+                ("red_threes_held", side.red_threes_held),
+            )
+            if count
+        )
         yield _supply_problem(
             "red_threes", T_("red threes"), red_threes, RED_THREES_PER_DECK, decks, adds_up
         )
@@ -379,37 +379,37 @@ def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     yield from _point_supply_problems(rules, entry, decks)
 
 
-def _sides_cards(entry: RoundEntry) -> Iterator[tuple[int, str, int | CardCounts]]:
-    """Yield every side's melded and left-over cards, each with the side's index and its group."""
-    for index, side in enumerate(entry.sides):
-        yield index, "melded", side.melded
-        yield index, "leftover", side.leftover
-
-
 def _counted_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
     counted = [
-        (index, group, cards)
-        for index, group, cards in _sides_cards(entry)
+        cards
+        for side in entry.sides
+        for cards in (side.melded, side.leftover)
         if isinstance(cards, CardCounts)
     ]
     if not counted:
         return
     for kind in CardKind:
-        total = sum(cards.of(kind) for _, _, cards in counted)
+        total = sum(cards.of(kind) for cards in counted)
         if total > kind.per_deck * decks:
-            adds_up = tuple(
-                (index, f"{group}.{kind.value}")
-                for index, group, cards in counted
-                if cards.of(kind)
-            )
+            adds_up = tuple(_counted_fields(entry, (kind,)))
             yield _supply_problem(kind.value, kind.label, total, kind.per_deck, decks, adds_up)
+
+
+def _counted_fields(entry: RoundEntry, kinds: Iterable[CardKind]) -> Iterator[FieldOfSide]:
+    """Yield the count fields of these kinds that the sides counted some cards in."""
+    for index, side in enumerate(entry.sides):
+        for group, cards in (("melded", side.melded), ("leftover", side.leftover)):
+            if isinstance(cards, CardCounts):
+                yield from ((index, f"{group}.{kind.value}") for kind in kinds if cards.of(kind))
 
 
 def _wild_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
     """Refuse more wild cards than the decks hold, counting those that books entered as points
     need (7 a wild book, 1 a dirty book) with those counted card by card."""
     books_need = sum(_wilds_books_need(side) for side in entry.sides)
-    counted = sum(_counted_wilds(cards) for _, _, cards in _sides_cards(entry))
+    counted = sum(
+        _counted_wilds(cards) for side in entry.sides for cards in (side.melded, side.leftover)
+    )
     most = decks * sum(kind.per_deck for kind in WILD_KINDS)
     if books_need + counted <= most:
         return
@@ -425,23 +425,17 @@ def _wild_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
             "The sides' books need at least %(needed)s wild cards (%(size)s a wild book, 1 a "
             "dirty book), but %(decks)s decks hold only %(most)s: check the dirty and wild books."
         )
-    adds_up = (*_books_needing_wilds(entry), *_counted_wild_fields(entry))
+    adds_up = (*_books_needing_wilds(entry), *_counted_fields(entry, WILD_KINDS))
     yield Problem(field="wild_books", template=template, params=params, adds_up=adds_up)
 
 
 def _books_needing_wilds(entry: RoundEntry) -> Iterator[FieldOfSide]:
-    """Yield the book fields of the sides whose melded cards are points (`_wilds_books_need`)."""
+    """Yield the dirty and wild book fields of the sides whose books need wild cards of their
+    own (`_wilds_books_need`)."""
     for index, side in enumerate(entry.sides):
-        if isinstance(side.melded, CardCounts):
-            continue
-        books = (("wild_books", side.wild_books), ("dirty_books", side.dirty_books))
-        yield from ((index, field) for field, count in books if count)
-
-
-def _counted_wild_fields(entry: RoundEntry) -> Iterator[FieldOfSide]:
-    for index, group, cards in _sides_cards(entry):
-        if isinstance(cards, CardCounts):
-            yield from ((index, f"{group}.{kind.value}") for kind in WILD_KINDS if cards.of(kind))
+        if _wilds_books_need(side):
+            books = (("wild_books", side.wild_books), ("dirty_books", side.dirty_books))
+            yield from ((index, field) for field, count in books if count)
 
 
 def _wilds_books_need(side: SideEntry) -> int:
