@@ -138,17 +138,23 @@ class RulesCard:
         return tuple(section for section in cut if section.lines)
 
 
-def rules_card(preset: str, rules: RuleSet | None = None) -> RulesCard:
-    """Return the rules card of a preset, or of a match's `rules` with its house rules marked."""
-    sections = _sections(preset, rules or PRESETS[preset].rules)
+def rules_card(preset: str, rules: RuleSet | None = None, *, partners: bool = True) -> RulesCard:
+    """Return the rules card of a preset, or of a match's `rules` with its house rules marked.
+
+    Without `partners` (a match where every player plays alone) the card leaves out the rules
+    that only partners follow.
+    """
+    sections = _sections(preset, rules or PRESETS[preset].rules, partners)
     preset_lines = {
-        line for section in _sections(preset, PRESETS[preset].rules) for line in section.lines
+        line
+        for section in _sections(preset, PRESETS[preset].rules, partners)
+        for line in section.lines
     }
     changed = frozenset(line for s in sections for line in s.lines if line not in preset_lines)
     return RulesCard(preset=preset, sections=sections, house_rules=changed)
 
 
-def _sections(preset: str, rules: RuleSet) -> tuple[Section, ...]:
+def _sections(preset: str, rules: RuleSet, partners: bool) -> tuple[Section, ...]:
     return (
         Section("deal", say(N_("The deal")), tuple(_deal(rules))),
         Section("cards", say(N_("Card values")), tuple(_card_values(rules))),
@@ -157,7 +163,7 @@ def _sections(preset: str, rules: RuleSet) -> tuple[Section, ...]:
         Section("pile", say(N_("The discard pile")), tuple(_pile(rules))),
         Section("melds", say(N_("Melds")), tuple(_melds(preset, rules))),
         Section("threes", say(N_("Red and black threes")), tuple(_threes(rules))),
-        Section("going-out", say(N_("Going out")), tuple(_going_out(preset, rules))),
+        Section("going-out", say(N_("Going out")), tuple(_going_out(preset, rules, partners))),
     )
 
 
@@ -325,13 +331,14 @@ _PARTNER_FOOT_NOTES = {
 _PARTNER_FOOT_NOTE = N_("With partners, yours must have picked up their foot before you go out.")
 
 
-def _going_out(preset: str, rules: RuleSet) -> Iterator[Line]:
+def _going_out(preset: str, rules: RuleSet, partners: bool) -> Iterator[Line]:
     yield from _books_needed(rules)
     yield Line(say(N_("Going-out bonus")), signed(rules.going_out_bonus))
-    permission, permission_note = _PERMISSIONS[rules.permission_to_go_out]
-    yield Line(say(N_("Partner's permission")), say(permission))
-    yield note(permission_note)
-    yield note(_PARTNER_FOOT_NOTES.get(preset, _PARTNER_FOOT_NOTE))
+    if partners:
+        permission, permission_note = _PERMISSIONS[rules.permission_to_go_out]
+        yield Line(say(N_("Partner's permission")), say(permission))
+        yield note(permission_note)
+        yield note(_PARTNER_FOOT_NOTES.get(preset, _PARTNER_FOOT_NOTE))
     yield note(
         N_(
             "Pick up your foot when your hand is empty: at once after a meld, "

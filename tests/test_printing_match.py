@@ -154,6 +154,19 @@ def test_the_match_rules_card_marks_its_house_rule(
     assert "Round 3 120" in text
 
 
+@pytest.mark.parametrize("kind", ["rules", "pocket"])
+def test_a_match_of_players_without_partners_prints_no_partner_rules(
+    client: FlaskClient, create_match: CreateMatch, kind: str
+) -> None:
+    alone = create_match(sides=[("Ann", ["Ann"]), ("Bob", ["Bob"]), ("Cy", ["Cy"])])
+    paired = create_match()
+    alone_text = text_of(fetch_pdf(client, f"/m/{alone.public_id}/{kind}.pdf"))
+    paired_text = text_of(fetch_pdf(client, f"/m/{paired.public_id}/{kind}.pdf"))
+    assert "Partner's permission" in paired_text
+    assert "partner" not in alone_text.lower()
+    assert "Going-out bonus +100" in alone_text
+
+
 def test_the_match_sheet_has_the_matchs_sides_and_minimums(
     client: FlaskClient, finished_match: StoredMatch
 ) -> None:

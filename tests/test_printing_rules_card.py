@@ -77,6 +77,27 @@ def test_the_strict_card_needs_a_wild_book_and_a_turn_from_the_partners_foot() -
     assert any("played a turn from it" in label for label in lines)
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_card_for_players_without_partners_leaves_out_the_partner_rules(preset: str) -> None:
+    partnered = rules_card(preset)
+    alone = rules_card(preset, partners=False)
+    partner_lines = [
+        text(line.label)
+        for s in partnered.sections
+        for line in s.lines
+        if "artner" in text(line.label)
+    ]
+    assert partner_lines, "a partnership card names its partner rules"
+    assert not [label for label in card_lines(alone) if "artner" in label]
+    assert alone.house_rules == frozenset()
+    assert card_lines(alone)["Going-out bonus"] == card_lines(partnered)["Going-out bonus"]
+
+
+def test_a_changed_bonus_is_still_a_house_rule_on_a_card_without_partners() -> None:
+    card = rules_card("standard", build_rules("standard", {"going_out_bonus": 200}), partners=False)
+    assert house_rule_labels(card) == ["Going-out bonus"]
+
+
 def test_the_simple_card_lets_a_meld_hold_fewer_wilds_than_naturals_without_a_cap() -> None:
     lines = card_lines(rules_card("simple"))
     assert lines["Wilds in a meld"] == "fewer than naturals"

@@ -27,7 +27,7 @@ from scorekeeper.printing.documents import (
     sheet_pdf,
 )
 from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, house_rule_keys
-from scorekeeper.rules_card import Phrase, Section, points_text, rules_card
+from scorekeeper.rules_card import Phrase, Section, points_text
 from scorekeeper.validation import MAX_PLAYERS
 
 bp = Blueprint("printing", __name__)
@@ -162,7 +162,7 @@ def rules_page(preset: Preset) -> str:
         "rules/preset.html",
         printed=printed,
         presets=PRESETS.values(),
-        card=rules_card(preset.key),
+        card=printed.card(),
         paper=requested_paper(),
         max_sides=MAX_PLAYERS,
         max_name_length=MAX_NAME_LENGTH,
@@ -222,7 +222,10 @@ def printed_match_rules(match: Match) -> PrintedRules:
         changes,
         preset=name,
     )
-    return PrintedRules(preset, rules, match.name, subtitle if changes else gettext(name))
+    partners = any(len(side.players) > 1 for side in match.sides)
+    return PrintedRules(
+        preset, rules, match.name, subtitle if changes else gettext(name), partners=partners
+    )
 
 
 def match_file_title(match: Match, what: str) -> str:

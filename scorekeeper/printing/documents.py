@@ -15,7 +15,7 @@ from flask_babel import format_date, gettext
 from scorekeeper.chart import running_totals_chart
 from scorekeeper.pdf import Paper, cached_pdf
 from scorekeeper.rules import PRESETS, RuleSet
-from scorekeeper.rules_card import rules_card, score_lines
+from scorekeeper.rules_card import RulesCard, rules_card, score_lines
 from scorekeeper.scoring import Breakdown, round_meld_minimum
 from scorekeeper.store import MatchView
 
@@ -31,10 +31,14 @@ class PrintedRules:
     rules: RuleSet
     title: str
     subtitle: str
+    partners: bool = True  # whether any side plays with a partner: a preset's cards say so
 
     @property
     def preset_name(self) -> str:
         return gettext(PRESETS[self.preset].name)
+
+    def card(self) -> RulesCard:
+        return rules_card(self.preset, self.rules, partners=self.partners)
 
 
 @dataclass(frozen=True)
@@ -61,12 +65,12 @@ def played_rounds(view: MatchView) -> list[SheetRound]:
 
 
 def card_html(printed: PrintedRules, paper: Paper) -> str:
-    card = rules_card(printed.preset, printed.rules)
+    card = printed.card()
     return render_template("print/rules_card.html", printed=printed, card=card, paper=paper)
 
 
 def pocket_html(printed: PrintedRules, paper: Paper) -> str:
-    card = rules_card(printed.preset, printed.rules)
+    card = printed.card()
     return render_template(
         "print/pocket_cards.html",
         printed=printed,
@@ -78,7 +82,7 @@ def pocket_html(printed: PrintedRules, paper: Paper) -> str:
 
 def sheet_html(printed: PrintedRules, sides: Sequence[str], date: str | None, paper: Paper) -> str:
     rules = printed.rules
-    card = rules_card(printed.preset, rules)
+    card = printed.card()
     return render_template(
         "print/score_sheet.html",
         printed=printed,
@@ -99,7 +103,7 @@ def report_html(view: MatchView, printed: PrintedRules, paper: Paper) -> str:
         "print/match_report.html",
         view=view,
         printed=printed,
-        card=rules_card(printed.preset, printed.rules),
+        card=printed.card(),
         lines=score_lines(view.rules),
         rounds=played_rounds(view),
         chart=chart,
