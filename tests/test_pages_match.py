@@ -344,6 +344,23 @@ def test_an_impossible_round_shows_why_next_to_the_field_keeps_the_entry_and_sto
     assert stored_rounds(app) == []
 
 
+@pytest.mark.parametrize(
+    ("name", "values"),
+    [("went_out", ["0", "1"]), ("sides-0-melded_mode", ["points", "counts"])],
+)
+def test_a_round_posted_by_hand_with_two_of_one_choice_is_refused_beside_it(
+    pages: Callable[..., MatchPages], app: Flask, name: str, values: list[str]
+) -> None:
+    match = pages()
+    fields = {**BLANK_ROUND, **WORKED_EXAMPLE, "round_number": "1"}
+    response = match.client.post(match.new_round, data={**fields, name: values})
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Choose only one." in errors_next_to(page, name)
+    assert stored_rounds(app) == []
+
+
 @pytest.mark.parametrize("editing", [False, True], ids=["new round", "edit"])
 def test_a_field_that_cannot_be_read_is_shown_with_every_other_problem_at_once(
     pages: Callable[..., MatchPages], app: Flask, editing: bool

@@ -164,6 +164,25 @@ def test_a_set_up_the_rules_refuse_shows_why_next_to_the_field_keeps_the_entry_a
     assert stored_sides(app) == []
 
 
+@pytest.mark.parametrize(
+    ("name", "values"),
+    [
+        ("seating", ["individuals", "2x2"]),
+        ("preset", ["standard", "strict"]),
+        ("language", ["en", "nl"]),
+        ("house-wild_books_allowed", ["yes", "no"]),
+    ],
+)
+def test_a_set_up_posted_by_hand_with_two_of_one_choice_is_refused_beside_it(
+    client: FlaskClient, app: Flask, name: str, values: list[str]
+) -> None:
+    response = client.post("/matches/new", data={**setup_form(**FOUR), name: values})
+
+    assert response.status_code == 422
+    assert "Choose only one." in errors_next_to(response.get_data(as_text=True), name)
+    assert stored_sides(app) == []
+
+
 def test_a_house_rule_that_differs_from_the_preset_is_marked_changed(client: FlaskClient) -> None:
     response = client.post("/matches/new", data=setup_form(**ONE, **{"house-hand_size": "11"}))
 

@@ -8,7 +8,16 @@ from uuid import uuid4
 
 from flask_babel import lazy_gettext as _l
 from wtforms import Form
-from wtforms.fields import Field, FieldList, FormField, HiddenField, IntegerField, StringField
+from wtforms.fields import (
+    Field,
+    FieldList,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
 from wtforms.validators import Length, Optional
 from wtforms.widgets import TextInput
 
@@ -26,6 +35,7 @@ def stripped(value: str | None) -> str | None:
 # WTForms' own messages come in few languages (no Belarusian): the forms give theirs.
 NAME_TOO_LONG = _l("A name has at most %(max)d characters.")
 NOT_A_WHOLE_NUMBER = _l("Enter a whole number, such as 0 or 50.")
+ONLY_ONE_CHOICE = _l("Choose only one.")
 
 
 def name_field(label: str = "") -> StringField:
@@ -55,6 +65,20 @@ class CountField(IntegerField):
             super().process_formdata(valuelist)
         except ValueError:
             raise ValueError(str(NOT_A_WHOLE_NUMBER)) from None
+
+
+class SingleSelectField(SelectField):
+    """A choice of one that refuses a request naming several: a browser sends at most one, so
+    several come only by hand, and taking the first would store what nobody chose."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if len(valuelist) > 1:
+            raise ValueError(str(ONLY_ONE_CHOICE))
+        super().process_formdata(valuelist)
+
+
+class SingleRadioField(SingleSelectField, RadioField):
+    """Radio buttons that refuse a request naming more than one of them."""
 
 
 def count_field(label: str) -> IntegerField:

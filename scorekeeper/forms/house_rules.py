@@ -16,11 +16,10 @@ from wtforms import Form
 from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lacks SelectChoice
     Field,
     SelectChoice,
-    SelectField,
     StringField,
 )
 
-from scorekeeper.forms.fields import NUMERIC, SIGNED, stripped
+from scorekeeper.forms.fields import NUMERIC, SIGNED, SingleSelectField, stripped
 from scorekeeper.labels import SETTING_LABELS as DOMAIN_SETTING_LABELS
 from scorekeeper.rules import (
     DEFAULT_PRESET,
@@ -130,7 +129,7 @@ class HouseRule:
             return StringField(self.label, filters=[stripped], render_kw=render_kw)
         keep = SelectChoice("", _l("As the preset"))
         options = [SelectChoice(self.form_value(c), self.choice_label(c)) for c in self.choices]
-        return SelectField(self.label, choices=[keep, *options], default="")
+        return SingleSelectField(self.label, choices=[keep, *options], default="")
 
 
 def _house_rule(path: tuple[str, ...], hint: object) -> HouseRule:

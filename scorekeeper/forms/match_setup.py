@@ -16,7 +16,6 @@ from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lack
     FormField,
     RadioField,
     SelectChoice,
-    SelectField,
     StringField,
     SubmitField,
 )
@@ -25,6 +24,8 @@ from wtforms.validators import InputRequired, Length, ValidationError
 from scorekeeper.forms.fields import (
     NAME_TOO_LONG,
     NOT_A_WHOLE_NUMBER,
+    SingleRadioField,
+    SingleSelectField,
     add_error,
     name_field,
     stripped,
@@ -89,19 +90,19 @@ class MatchForm(FlaskForm):
         ],
     )
     players = FieldList(name_field(), min_entries=MAX_PLAYERS)
-    seating = RadioField(
+    seating = SingleRadioField(
         _l("How do they sit?"),
         choices=[SelectChoice(seating.key, seating.label) for seating in SEATINGS.values()],
         default="individuals",
     )
     team_names = FieldList(name_field(), min_entries=MOST_TEAMS)
-    preset = RadioField(
+    preset = SingleRadioField(
         _l("Rules"),
         choices=[SelectChoice(preset.key, _l(preset.name)) for preset in PRESETS.values()],
         default=DEFAULT_PRESET,
     )
     house = FormField(house_rules_form_class())
-    language = SelectField(
+    language = SingleSelectField(
         _l("Language of the printed sheets"),
         choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
         default=lambda: str(get_locale()),  # the page's own language

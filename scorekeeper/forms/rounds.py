@@ -22,7 +22,7 @@ from wtforms.utils import unset_value
 from wtforms.validators import InputRequired
 
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
-from scorekeeper.forms.fields import add_error, count_field, operation_field
+from scorekeeper.forms.fields import SingleRadioField, add_error, count_field, operation_field
 from scorekeeper.i18n import problem_message
 from scorekeeper.problems import Problem
 from scorekeeper.rules import CardKind
@@ -36,8 +36,8 @@ def _counts_form_class(keys: Sequence[str]) -> type[Form]:
 POINTS, COUNTS = "points", "counts"
 
 
-def _cards_mode_field() -> RadioField:
-    return RadioField(
+def _cards_mode_field() -> SingleRadioField:
+    return SingleRadioField(
         choices=[
             SelectChoice(POINTS, _l("Points")),
             SelectChoice(COUNTS, _l("Card counts")),
@@ -148,7 +148,7 @@ NOBODY = "nobody"
 class RoundForm(FlaskForm):
     """One round: a sub-form per side, who went out, and what guards against lost updates."""
 
-    went_out = RadioField(_l("Who went out?"), default=NOBODY)
+    went_out = SingleRadioField(_l("Who went out?"), default=NOBODY)
     sides = SideList(FormField(SideForm))
     round_number = HiddenField()
     version = HiddenField()
