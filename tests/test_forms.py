@@ -24,6 +24,7 @@ from scorekeeper.problems import Problem
 from scorekeeper.rules import PRESETS, SETTING_KEYS, SETTING_RANGES, DeckCount, build_rules
 
 SIDES = ("Us", "Them")
+STANDARD = PRESETS["standard"].rules
 
 
 @pytest.fixture
@@ -48,7 +49,7 @@ def posted(app: Flask) -> Iterator[Callable[..., Any]]:
 
 
 def two_side_round_form() -> RoundForm:
-    return round_form(SIDES)
+    return round_form(SIDES, STANDARD)
 
 
 # -- House rules ---------------------------------------------------------------------------------
@@ -246,7 +247,7 @@ def test_a_stored_round_fills_the_form_with_what_was_entered(app: Flask) -> None
         ),
     )
     with app.test_request_context():
-        form = round_form(SIDES, entry)
+        form = round_form(SIDES, STANDARD, entry)
 
         assert form.went_out.data == "0"
         assert form.entry(2) == entry
@@ -285,6 +286,28 @@ def test_a_problem_of_a_side_as_a_whole_is_marked_where_its_card_lists_it(
 
     assert form.side_errors == {1: ["Few."]}
     assert marked_fields(form) == ["sides-0-clean_books", "sides-1-errors"]
+
+
+@pytest.mark.parametrize(
+    ("settings", "name"),
+    [
+        ({"wild_books_allowed": False}, "wild_books"),
+        ({"red_threes_laid_down": False}, "red_threes"),
+        ({}, "deal_bonus"),
+    ],
+)
+def test_a_problem_of_a_field_the_rules_leave_off_the_page_is_shown_by_its_side(
+    posted: Callable[..., RoundForm], settings: dict[str, object], name: str
+) -> None:
+    rules = build_rules("standard", settings)
+    form = posted(lambda: round_form(SIDES, rules), {})
+    form.validate()
+
+    form.show_problems([Problem(name, "Not played here.", side=1)])
+
+    assert not form.plays(name)
+    assert form.side_errors == {1: ["Not played here."]}
+    assert marked_fields(form) == ["sides-1-errors"]
 
 
 def test_a_problem_of_the_whole_round_is_shown_above_the_form(

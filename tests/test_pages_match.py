@@ -404,6 +404,20 @@ def test_a_post_without_one_sides_fields_refuses_that_side_and_moves_no_other_si
     assert stored_rounds(app) == []
 
 
+def test_a_field_the_rules_leave_off_the_page_posted_by_hand_is_refused_by_its_side(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages(overrides={"wild_books_allowed": False})
+    response = match.enter(1, {**WORKED_EXAMPLE, **side(0, wild_books=1)})
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'name="sides-0-wild_books"' not in page
+    assert "wild" in errors_next_to(page, "sides-0").lower()
+    assert '<a href="#sides-0-errors">A field below says what is wrong.</a>' in page
+    assert stored_rounds(app) == []
+
+
 def test_a_side_whose_fields_did_not_arrive_is_where_the_top_of_the_page_leads(
     pages: Callable[..., MatchPages],
 ) -> None:

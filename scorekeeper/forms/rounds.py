@@ -25,7 +25,7 @@ from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, Round
 from scorekeeper.forms.fields import SingleRadioField, add_error, count_field, operation_field
 from scorekeeper.i18n import problem_message
 from scorekeeper.problems import Problem
-from scorekeeper.rules import CardKind
+from scorekeeper.rules import CardKind, RuleSet
 
 
 def _counts_form_class(keys: Sequence[str]) -> type[Form]:
@@ -157,17 +157,23 @@ class RoundForm(FlaskForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.side_errors: dict[int, list[str]] = {}  # what is wrong with a side as a whole
+        self.unplayed: frozenset[str] = frozenset()  # side fields left off the page (`setup`)
 
     def part_errors(self, parts: FieldList[Any]) -> Mapping[int, Sequence[str]]:
         """Return what is wrong with each side as a whole, by side, when `parts` are the sides
         (a `FormWithPartErrors`: the page's summary then leads to them too)."""
         return self.side_errors if parts is self.sides else {}
 
-    def setup(self, side_names: Sequence[str]) -> RoundForm:
-        """Give the form one going-out choice per side."""
+    def setup(self, side_names: Sequence[str], rules: RuleSet) -> RoundForm:
+        """Give the form one going-out choice per side, and the side fields the rules play."""
         sides = [SelectChoice(str(index), name) for index, name in enumerate(side_names)]
         self.went_out.choices = [*sides, SelectChoice(NOBODY, _l("Nobody: the stock ran out"))]
+        self.unplayed = unplayed_fields(rules)
         return self
+
+    def plays(self, name: str) -> bool:
+        """Tell whether the page shows each side's field `name`: the rules may leave it off."""
+        return name not in self.unplayed
 
     def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
         """Check the fields, and that the fields of every side arrived."""
@@ -210,6 +216,8 @@ class RoundForm(FlaskForm):
             return None
         side = self.sides[side_index].form
         first, _, rest = name.partition(".")
+        if not self.plays(first):
+            return None  # posted by hand: its side shows the problem
         if first in ("melded", "leftover"):
             counts = (side.melded if first == "melded" else side.leftover).form
             return counts[rest] if rest in counts else side[f"{first}_mode"]
@@ -222,8 +230,19 @@ def _show_beside(field: Field, message: str) -> None:
         add_error(field, message)
 
 
+def unplayed_fields(rules: RuleSet) -> frozenset[str]:
+    """Return the side fields that the rules make pointless, which the round page leaves off."""
+    played = {
+        "wild_books": rules.wild_books_allowed,
+        "red_threes": rules.red_threes_laid_down,
+        "deal_bonus": bool(rules.deal_bonus),
+    }
+    return frozenset(name for name, is_played in played.items() if not is_played)
+
+
 def round_form(
     side_names: Sequence[str],
+    rules: RuleSet,
     entry: RoundEntry | None = None,
     *,
     from_request: bool = True,
@@ -239,7 +258,7 @@ def round_form(
         out = [str(index) for index, side in enumerate(entry.sides) if side.went_out]
         initial["went_out"] = out[0] if out else NOBODY
     form = RoundForm(data=initial) if from_request else RoundForm(formdata=None, data=initial)
-    return form.setup(side_names)
+    return form.setup(side_names, rules)
 
 
 class DeleteRoundForm(FlaskForm):

@@ -112,7 +112,7 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
     except store.RoundNotFound:
         abort(404)
     except store.StaleVersion as stale:
-        shown = round_form(view.side_names, stale.current.entry, from_request=False)
+        shown = round_form(view.side_names, view.rules, stale.current.entry, from_request=False)
         return _conflict_page(view, shown, stale.current)
     except ProblemsError as error:
         stored = stored_round(view, number)
@@ -126,7 +126,7 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
 def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
     """Return the form of a new round, as posted, and the round it enters: None when the
     match has every round already."""
-    form = round_form(view.side_names, round_number=view.next_round)
+    form = round_form(view.side_names, view.rules, round_number=view.next_round)
     number = hidden_number(form.round_number)
     if form.is_submitted() and (number is None or round_number_problems(view.rules, number)):
         abort(400)  # only a form changed by hand names no round, or one the match does not have
@@ -136,12 +136,14 @@ def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
 def edit_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
     """Return the form of a stored round: as posted, or on a GET as the round was stored."""
     shown = None if request.method == "POST" else stored.entry
-    return round_form(view.side_names, shown, version=stored.version)
+    return round_form(view.side_names, view.rules, shown, version=stored.version)
 
 
 def stored_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
     """Return the form of a stored round as it was stored, whatever the request posted."""
-    return round_form(view.side_names, stored.entry, from_request=False, version=stored.version)
+    return round_form(
+        view.side_names, view.rules, stored.entry, from_request=False, version=stored.version
+    )
 
 
 def stored_round(view: MatchView, number: int) -> ScoredRound:
