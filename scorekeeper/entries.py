@@ -110,14 +110,23 @@ class RoundEntry:
     round_number: int
     sides: tuple[SideEntry, ...]
     players: int | None = None
+    # Each side's players, in a stored match; the calculator knows only how many sit in all.
+    side_players: tuple[int, ...] | None = None
 
     @property
     def player_count(self) -> int:
         return self.players if self.players is not None else len(self.sides)
 
-    @property
-    def sides_are_single_players(self) -> bool:
-        return self.player_count == len(self.sides)
+    def most_players_of(self, index: int) -> int:
+        """Return how many players side `index` has, or at most has: every other side has one
+        of its own."""
+        if self.side_players is not None:
+            return self.side_players[index]
+        return self.player_count - (len(self.sides) - 1)
+
+    def plays_alone(self, index: int) -> bool:
+        """Tell whether side `index` is one player."""
+        return self.most_players_of(index) == 1
 
     def same_cards(self, other: RoundEntry) -> bool:
         """Tell whether both entries hold the same numbers for every side, whatever the sides'

@@ -288,9 +288,8 @@ def _deal_bonus_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]
     """Refuse more deal bonuses than a side, or the table, has players to cut for them."""
     if not rules.deal_bonus:
         return  # a side that entered one anyway is told so among its own problems
-    # Every other side has a player of its own, so this is the most a side can have.
-    most_players = entry.player_count - (len(entry.sides) - 1)
     for index, side in enumerate(entry.sides):
+        most_players = entry.most_players_of(index)
         if side.deal_bonus > most_players:
             template = N_(
                 "%(side)s: deal bonuses for %(count)s players, but the side has at most "
@@ -343,7 +342,7 @@ def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterato
             dirty=required.dirty,
             wild=required.wild,
         )
-    if entry.sides_are_single_players and side.holds_cards:
+    if entry.plays_alone(index) and side.holds_cards:
         template = N_(
             "%(side)s went out, so no cards can be left in hand or foot: "
             "enter 0 left over and 0 red threes held."

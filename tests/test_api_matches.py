@@ -338,6 +338,43 @@ def test_an_impossible_round_is_refused_and_nothing_is_stored(
     assert read(client, match)["version"] == 1
 
 
+SOLO_AND_PAIR = [("Solo", ["Ann"]), ("Pair", ["Cy", "Di"])]
+
+
+@pytest.mark.parametrize(
+    ("preset", "side", "field"),
+    [
+        # A player alone who went out holds no cards, even where another side has partners.
+        ("standard", {**WENT_OUT, "leftover_points": 50}, "leftover"),
+        ("standard", {**WENT_OUT, "red_threes_held": 1}, "leftover"),
+        # A side of one player cuts once.
+        ("partnership-11", {"melded_points": 100, "deal_bonus": 2}, "deal_bonus"),
+    ],
+)
+def test_a_side_of_one_player_beside_a_pair_is_held_to_its_own_player(
+    app: Flask,
+    create_match: CreateMatch,
+    enter: Send,
+    preset: str,
+    side: dict[str, Any],
+    field: str,
+) -> None:
+    match = create_match(preset=preset, sides=SOLO_AND_PAIR)
+    response = enter(match, 1, side, {})
+
+    assert response.status_code == 422
+    assert (0, field) in {(error["side"], error["field"]) for error in response.json["errors"]}
+    assert stored_counts(app) == (1, 0)
+
+
+def test_a_pair_earns_a_deal_bonus_for_each_of_its_players_and_no_more(
+    create_match: CreateMatch, enter: Send
+) -> None:
+    match = create_match(preset="partnership-11")  # two pairs
+    assert enter(match, 1, {"melded_points": 100, "deal_bonus": 3}, {}).status_code == 422
+    assert enter(match, 1, {"melded_points": 100, "deal_bonus": 2}, {}).status_code == 201
+
+
 @pytest.mark.parametrize("number", [0, 5])  # a standard match has 4 rounds
 def test_a_round_outside_the_match_is_refused(match: StoredMatch, enter: Send, number: int) -> None:
     response = enter(match, number, WENT_OUT, STAYED_IN)

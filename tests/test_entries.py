@@ -88,4 +88,13 @@ def test_the_players_default_to_one_per_side(players: int | None, count: int, si
     entry = RoundEntry(1, (SideEntry(), SideEntry()), players)
 
     assert entry.player_count == count
-    assert entry.sides_are_single_players is single
+    assert entry.plays_alone(0) is single
+
+
+def test_each_sides_players_count_where_the_match_says_them() -> None:
+    entry = RoundEntry(1, (SideEntry(), SideEntry(), SideEntry()), 5, side_players=(1, 2, 2))
+
+    assert [entry.plays_alone(index) for index in range(3)] == [True, False, False]
+    assert [entry.most_players_of(index) for index in range(3)] == [1, 2, 2]
+    # Known only as 5 at the table, any side may hold the 3 the other two leave.
+    assert RoundEntry(1, entry.sides, 5).most_players_of(1) == 3

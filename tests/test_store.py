@@ -19,6 +19,7 @@ from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import PRESETS, build_rules
 from scorekeeper.store import match_state, rounds
 from scorekeeper.store.scores import ImpossibleRound, scored_rounds
+from scorekeeper.validation import round_problems
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, Stored
@@ -161,6 +162,7 @@ def test_a_round_is_scored_with_the_match_names_and_players(stored: Stored) -> N
 
     assert (scored.number, scored.version) == (1, 1)
     assert scored.entry.players == 4
+    assert scored.entry.side_players == (2, 2)
     assert [s.name for s in scored.entry.sides] == ["Us", "Them"]
     assert [s.score for s in scored.score.sides] == [2565, 825]
     assert match.version == 2
@@ -294,6 +296,23 @@ def test_rounds_checked_when_stored_are_scored_without_being_checked_again() -> 
     with pytest.raises(ImpossibleRound) as refused:
         scored_rounds(build_rules("standard"), drafts, checked_before=1)
     assert refused.value.round_number == 1
+
+
+def test_a_stored_round_that_a_stricter_check_refuses_now_still_shows_as_stored(
+    stored: Stored,
+) -> None:
+    match = stored(sides=[("Solo", ["Ann"]), ("Pair", ["Cy", "Di"])])
+    rules = store.rules_of(match)
+    # As stored before the checks knew each side's players: the player alone went out holding 5.
+    entry = rounds.entry_for_match(match, round_of(1, replace(WENT_OUT, leftover=5), STAYED_IN))
+    assert round_problems(rules, entry), "refused by today's checks"
+    [scored] = scored_rounds(rules, {1: (1, entry)}, checked_before=2)
+    match.rounds.append(rounds.new_round_row(match, scored))
+    db.session.commit()
+
+    view = store.match_view(match)
+
+    assert [side.score for side in view.rounds[0].score.sides] == [2560, 825]
 
 
 # -- Editing and deleting rounds -----------------------------------------------------------------

@@ -93,7 +93,7 @@ class MatchState:
     rules: RuleSet
     side_ids: tuple[int, ...]
     side_names: tuple[str, ...]
-    players: int
+    side_players: tuple[int, ...]  # each side's players, in seating order
     rounds: dict[int, StoredRound]  # by round number
 
     def drafts(self) -> Drafts:
@@ -132,7 +132,7 @@ def _read(connection: Connection, by: DriverStatement, key: int | str) -> MatchS
     by_round = [(number, list(sides)) for number, sides in groupby(rows, lambda row: row.number)]
     seated = by_round[0][1]  # every round has a row for each side, in seating order
     names = tuple(row.side_name for row in seated)
-    players = sum(row.players for row in seated)
+    side_players = tuple(row.players for row in seated)
     side_ids = tuple(row.side_id for row in seated)
     first = rows[0]
     return MatchState(
@@ -143,9 +143,9 @@ def _read(connection: Connection, by: DriverStatement, key: int | str) -> MatchS
         rules=_rules(first.settings),
         side_ids=side_ids,
         side_names=names,
-        players=players,
+        side_players=side_players,
         rounds={
-            number: _stored_round(number, entries, names, players)
+            number: _stored_round(number, entries, names, side_players)
             for number, entries in by_round
             if number is not None
         },
@@ -158,11 +158,13 @@ def _rules(settings: str) -> RuleSet:
 
 
 def _stored_round(
-    number: int, entries: list[Any], names: tuple[str, ...], players: int
+    number: int, entries: list[Any], names: tuple[str, ...], side_players: tuple[int, ...]
 ) -> StoredRound:
     """Return a round from its rows, one per side in seating order."""
     sides = tuple(side_entry(entry, name) for entry, name in zip(entries, names, strict=True))
     first = entries[0]
     return StoredRound(
-        first.round_id, first.round_version, RoundEntry(number, sides, players=players)
+        first.round_id,
+        first.round_version,
+        RoundEntry(number, sides, sum(side_players), side_players),
     )

@@ -206,8 +206,12 @@ def side_names(match: Match) -> tuple[str, ...]:
     return tuple(side.name for side in match.sides)
 
 
+def side_players(match: Match) -> tuple[int, ...]:
+    return tuple(len(side.players) for side in match.sides)
+
+
 def player_count(match: Match) -> int:
-    return sum(len(side.players) for side in match.sides)
+    return sum(side_players(match))
 
 
 def side_specs(data: object) -> tuple[SideSpec, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -155,8 +155,12 @@ def replayed_round(rules: RuleSet, operation: AppliedOperation) -> ScoredRound:
     """Return the round as the operation stored it, scored again under the match's rules."""
     number, version, stored = operation.round_number, operation.round_version, operation.entry
     assert number is not None and version is not None and stored is not None, "a round stored"
+    side_players = stored.get("side_players")  # kept since the checks knew each side's players
     entry = parse_round(stored)
-    return ScoredRound(number, version, entry, score_round(rules, entry))
+    if side_players is not None:
+        entry = replace(entry, side_players=tuple(side_players))
+    # Checked when it was stored, as the round it made.
+    return ScoredRound(number, version, entry, score_round(rules, entry, checked=True))
 
 
 def _entry_json(entry: RoundEntry) -> dict[str, Any]:
@@ -164,6 +168,7 @@ def _entry_json(entry: RoundEntry) -> dict[str, Any]:
     return {
         "round": entry.round_number,
         "players": entry.players,
+        "side_players": None if entry.side_players is None else list(entry.side_players),
         "sides": [
             {**side_entry_json(side), "running_score": side.running_score} for side in entry.sides
         ],

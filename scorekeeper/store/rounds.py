@@ -35,7 +35,7 @@ from scorekeeper.store.match_state import (
     held_state,
     state_of,
 )
-from scorekeeper.store.matches import player_count, side_names
+from scorekeeper.store.matches import side_names, side_players
 from scorekeeper.store.operations import (
     AppliedOperation,
     Change,
@@ -49,7 +49,13 @@ from scorekeeper.store.operations import (
     twin_result,
 )
 from scorekeeper.store.round_at_once import add_at_once, stores_at_once
-from scorekeeper.store.scores import ImpossibleRound, ScoredRound, numbered, scored_rounds
+from scorekeeper.store.scores import (
+    ImpossibleRound,
+    ScoredRound,
+    numbered,
+    scored_rounds,
+    stored_rounds,
+)
 from scorekeeper.store.statements import DriverStatement
 
 # Run on the driver, built once: their parameters name the rows, and the columns to set.
@@ -344,28 +350,28 @@ def _round_at(match: MatchState, number: int, version: int) -> StoredRound:
     if stored is None:
         raise RoundNotFound(number)
     if stored.version != version:
-        raise StaleVersion(numbered(scored_rounds(match.rules, match.drafts()), number))
+        raise StaleVersion(numbered(stored_rounds(match.rules, match.drafts()), number))
     return stored
 
 
 def entry_for_match(match: Match, entry: RoundEntry) -> RoundEntry:
-    """Return the entry with the match's side names and player count, one side each."""
-    return fitted_entry(entry, side_names(match), player_count(match))
+    """Return the entry with the match's side names and players, one side each."""
+    return fitted_entry(entry, side_names(match), side_players(match))
 
 
 def _fitted(match: MatchState, entry: RoundEntry) -> RoundEntry:
-    return fitted_entry(entry, match.side_names, match.players)
+    return fitted_entry(entry, match.side_names, match.side_players)
 
 
-def fitted_entry(entry: RoundEntry, names: tuple[str, ...], players: int) -> RoundEntry:
-    """Return the entry with these side names and player count; refuse one with another number
-    of sides."""
+def fitted_entry(entry: RoundEntry, names: tuple[str, ...], players: tuple[int, ...]) -> RoundEntry:
+    """Return the entry with these side names and each side's players; refuse one with another
+    number of sides."""
     if len(entry.sides) != len(names):
         template = N_("Enter one side per side of this match: %(count)s, in its order.")
         problem = Problem("sides", template, {"count": len(names)})
         raise ImpossibleRound(entry.round_number, [problem])
     sides = tuple(replace(side, name=name) for side, name in zip(entry.sides, names, strict=True))
-    return replace(entry, sides=sides, players=players)
+    return replace(entry, sides=sides, players=sum(players), side_players=players)
 
 
 def _rescored(

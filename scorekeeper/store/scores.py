@@ -16,7 +16,7 @@ from scorekeeper.models import Match, Round
 from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import RuleSet
 from scorekeeper.scoring import RoundScore, Standings, score_round, standings
-from scorekeeper.store.matches import player_count, rules_of, side_names
+from scorekeeper.store.matches import rules_of, side_names, side_players
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ Drafts = dict[int, tuple[int, RoundEntry]]
 def match_view(match: Match) -> MatchView:
     """Return the match with every round scored in order, and its standings."""
     rules = rules_of(match)
-    rounds = scored_rounds(rules, stored_drafts(match))
+    rounds = stored_rounds(rules, stored_drafts(match))
     scores = [tuple(side.score for side in scored.score.sides) for scored in rounds]
     numbers = [scored.number for scored in rounds]
     return MatchView(
@@ -125,6 +125,12 @@ def _with_running_scores(entry: RoundEntry, totals: tuple[int, ...]) -> RoundEnt
     return replace(entry, sides=tuple(replace(side, running_score=total) for side, total in sides))
 
 
+def stored_rounds(rules: RuleSet, drafts: Drafts) -> tuple[ScoredRound, ...]:
+    """Score stored rounds as they were stored, each checked then: a check the app has made
+    stricter since must not hide a match's scores."""
+    return scored_rounds(rules, drafts, checked_before=max(drafts, default=0) + 1)
+
+
 def numbered(rounds: Sequence[ScoredRound], number: int) -> ScoredRound:
     """Return round `number` of scored rounds that hold it."""
     return next(scored for scored in rounds if scored.number == number)
@@ -142,7 +148,8 @@ def stored_drafts(match: Match) -> Drafts:
 def _stored_entry(match: Match, row: Round) -> RoundEntry:
     by_side = {entry.side_id: entry for entry in row.entries}
     sides = tuple(side_entry(by_side[side.id], side.name) for side in match.sides)
-    return RoundEntry(round_number=row.number, sides=sides, players=player_count(match))
+    players = side_players(match)
+    return RoundEntry(row.number, sides, sum(players), players)
 
 
 class StoredEntry(Protocol):
