@@ -219,11 +219,10 @@ def _book_card_problems(
 ) -> Iterator[Problem]:
     books = side.books
     naturals, wilds = _of_kinds(melded, NATURAL_KINDS), _of_kinds(melded, WILD_KINDS)
-    natural_floor = BOOK_SIZE * books.clean + books.dirty * (BOOK_SIZE - rules.most_wilds_in_book)
     needs = (
         (melded.total, BOOK_SIZE * side.book_count, T_("cards")),
         (wilds, BOOK_SIZE * books.wild + books.dirty, T_("wild cards")),
-        (naturals, natural_floor, T_("natural cards")),
+        (naturals, _naturals_books_need(rules, side), T_("natural cards")),
     )
     for have, need, what in needs:
         if have < need:
@@ -242,6 +241,12 @@ def _book_card_problems(
                 have=have,
                 **_book_params(side),
             )
+
+
+def _naturals_books_need(rules: RuleSet, side: SideEntry) -> int:
+    """Return the natural cards a side's books hold at least: all of a clean book's, and all
+    but the most wild cards a dirty book may hold."""
+    return BOOK_SIZE * side.clean_books + side.dirty_books * (BOOK_SIZE - rules.most_wilds_in_book)
 
 
 def _carried_wild_problems(
@@ -375,7 +380,44 @@ def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     yield from counted
     if not counted:  # a kind over its supply says already that the wild cards are
         yield from _wild_supply_problems(entry, decks)
+    yield from _book_supply_problems(rules, entry, decks)
     yield from _point_supply_problems(rules, entry, decks)
+
+
+def _book_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:
+    """Refuse more books than the decks' cards can make, however the sides entered their
+    melded cards: every book holds cards that meld (threes never do), and clean and dirty
+    books natural cards (wild cards are checked on their own)."""
+    naturals_per_deck = sum(kind.per_deck for kind in NATURAL_KINDS)
+    melding_per_deck = naturals_per_deck + sum(kind.per_deck for kind in WILD_KINDS)
+    needs = (
+        (sum(BOOK_SIZE * side.book_count for side in entry.sides), melding_per_deck, T_("cards")),
+        (
+            sum(_naturals_books_need(rules, side) for side in entry.sides),
+            naturals_per_deck,
+            T_("natural cards"),
+        ),
+    )
+    for needed, per_deck, what in needs:
+        if needed > per_deck * decks:
+            template = N_(
+                "The sides' books need at least %(needed)s %(what)s, but %(decks)s decks hold "
+                "only %(most)s that go into books: check the clean, dirty and wild books."
+            )
+            params = {"needed": needed, "what": what, "decks": decks, "most": per_deck * decks}
+            yield Problem("clean_books", template, params, adds_up=tuple(_book_fields(entry)))
+            return  # the first need the decks cannot meet says what to check
+
+
+def _book_fields(entry: RoundEntry) -> Iterator[FieldOfSide]:
+    """Yield the book fields that the sides entered books in."""
+    for index, side in enumerate(entry.sides):
+        books = (
+            ("clean_books", side.clean_books),
+            ("dirty_books", side.dirty_books),
+            ("wild_books", side.wild_books),
+        )
+        yield from ((index, field) for field, count in books if count)
 
 
 def _counted_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:

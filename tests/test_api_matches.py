@@ -338,6 +338,18 @@ def test_an_impossible_round_is_refused_and_nothing_is_stored(
     assert read(client, match)["version"] == 1
 
 
+def test_more_books_than_the_decks_make_are_refused_where_their_cards_are_worth_nothing(
+    app: Flask, create_match: CreateMatch, enter: Send
+) -> None:
+    # Worth nothing, the books' cards leave their points nothing to refuse: the decks do.
+    match = create_match(overrides={"card_values": {"four_to_seven": 0}})
+    response = enter(match, 1, {"clean_books": 10**19}, {})
+
+    assert response.status_code == 422
+    assert "clean_books" in error_fields(response)
+    assert stored_counts(app) == (1, 0)
+
+
 SOLO_AND_PAIR = [("Solo", ["Ann"]), ("Pair", ["Cy", "Di"])]
 
 

@@ -473,6 +473,17 @@ def test_by_score_the_minimum_follows_the_sides_running_score(
             id="wild cards for books beside counted ones held",
         ),
         pytest.param((us(melded=1200), them(leftover=700)), 2, "melded_points", 1770, id="points"),
+        # 3 decks hold 150 cards that go into books, 132 of them natural.
+        pytest.param(
+            (us(clean_books=12, melded=420), them(clean_books=10, melded=350)),
+            2,
+            "clean_books",
+            150,
+            id="cards for books entered as points",
+        ),
+        pytest.param(
+            (us(clean_books=19, melded=665), them()), 2, "clean_books", 132, id="naturals for books"
+        ),
     ],
 )
 def test_more_of_a_card_than_the_decks_hold_is_refused(
@@ -510,6 +521,12 @@ def test_more_of_a_card_than_the_decks_hold_is_refused(
             id="wild cards, in books entered as points and counted",
         ),
         pytest.param(
+            (us(clean_books=12, melded=420), them(clean_books=10, dirty_books=1, melded=1000)),
+            "clean_books",
+            ((0, "clean_books"), (1, "clean_books"), (1, "dirty_books")),
+            id="books, from the sides that entered some",
+        ),
+        pytest.param(
             (us(melded=1200, leftover=CardCounts(aces=1)), them(leftover=700)),
             "melded_points",
             (),
@@ -523,6 +540,13 @@ def test_a_problem_of_the_whole_table_names_the_sides_fields_that_add_up_to_it(
     problems = problems_of(*sides, players=len(sides))
 
     assert assert_refused(problems, None, field).adds_up == adds_up
+
+
+def test_books_beyond_any_deck_are_refused_where_their_cards_are_worth_nothing() -> None:
+    rules = build_rules("standard", {"card_values": {"four_to_seven": 0}})
+    problems = problems_of(us(clean_books=10**19), them(), rules=rules, players=2)
+
+    assert "hold only 150" in assert_refused(problems, None, "clean_books").message()
 
 
 def test_the_supply_follows_the_decks_setting() -> None:
