@@ -20,8 +20,14 @@ from werkzeug.exceptions import PreconditionRequired, Unauthorized
 from scorekeeper import store
 from scorekeeper.api import bp, error_list, json_body, round_score_json
 from scorekeeper.entries import RoundEntry
-from scorekeeper.exports import ROUND_KEYS, side_entry_json, side_setup_problems, unknown_keys
-from scorekeeper.i18n import LANGUAGES, is_offered, problem_dict
+from scorekeeper.exports import (
+    ROUND_KEYS,
+    language_problems,
+    side_entry_json,
+    side_setup_problems,
+    unknown_keys,
+)
+from scorekeeper.i18n import LANGUAGES, problem_dict
 from scorekeeper.models import Match
 from scorekeeper.payloads import parse_round, parse_rules
 from scorekeeper.problems import N_, Problem, ProblemsError
@@ -76,11 +82,12 @@ def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
 @bp.post("/matches")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     body = json_body()
-    problems = unknown_keys(body, CREATE_KEYS) + side_setup_problems(body.get("sides"))
     language = body.get("language")
-    if language is not None and not is_offered(language):
-        template = N_("%(field)s must be null or one of the languages offered: %(choices)s.")
-        problems.append(Problem("language", template, {"field": "language", "choices": _codes()}))
+    problems = (
+        unknown_keys(body, CREATE_KEYS)
+        + side_setup_problems(body.get("sides"))
+        + language_problems(language, LANGUAGES)
+    )
     if problems:
         raise ProblemsError(problems)
     name = body.get("name")
@@ -92,10 +99,6 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
         language=language,
     )
     return _created(created)
-
-
-def _codes() -> str:
-    return ", ".join(sorted(LANGUAGES))
 
 
 def _preset_key(rules: object) -> str:

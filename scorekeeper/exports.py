@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -131,8 +131,18 @@ class MatchDocument:
     rounds: tuple[RoundEntry, ...]
 
 
-def read_document(data: Mapping[str, Any]) -> MatchDocument:
-    """Return the match an export describes; raise `ProblemsError` for what cannot be read."""
+def language_problems(language: object, offered: Collection[str]) -> list[Problem]:
+    """Refuse a match's language that is neither null nor one of those `offered`."""
+    if language is None or (isinstance(language, str) and language in offered):
+        return []
+    template = N_("%(field)s must be null or one of the languages offered: %(choices)s.")
+    params = {"field": "language", "choices": ", ".join(sorted(offered))}
+    return [Problem("language", template, params)]
+
+
+def read_document(data: Mapping[str, Any], languages: Collection[str]) -> MatchDocument:
+    """Return the match an export describes, in one of the `languages` offered, or none; raise
+    `ProblemsError` for what cannot be read."""
     if data.get("format") != FORMAT or data.get("format_version") != FORMAT_VERSION:
         template = N_("This is not a match exported by scorekeeper (format %(format)s, version 1).")
         raise ProblemsError([Problem("format", template, {"format": FORMAT})])
@@ -140,14 +150,7 @@ def read_document(data: Mapping[str, Any]) -> MatchDocument:
     rules = _read_rules(data, problems)
     rounds = _read_rounds(data.get("rounds", []), problems)
     language = data.get("language")
-    if language is not None and not isinstance(language, str):
-        problems.append(
-            Problem(
-                "language",
-                N_("%(field)s must be a language code, such as en."),
-                {"field": "language"},
-            )
-        )
+    problems += language_problems(language, languages)
     if problems or rules is None:
         raise ProblemsError(problems)
     return MatchDocument(

@@ -741,6 +741,12 @@ def test_an_exported_match_imports_as_an_equal_new_match(
         ({"rounds": [{"round": 1, "sides": [WENT_OUT]}]}, "rounds[0].sides"),
         ({"rounds": [ROUND_ONE, ROUND_ONE]}, "rounds[1].round"),
         ({"rounds": "all of them"}, "rounds"),
+        ({"language": "xx"}, "language"),
+        # No points make these books, and no database column holds their number.
+        (
+            {"rounds": [{"round": 1, "sides": [{"clean_books": 10**19}, {}]}]},
+            "rounds[0].melded_points",
+        ),
     ],
 )
 def test_a_damaged_export_is_refused_and_nothing_is_stored(

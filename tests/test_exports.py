@@ -14,6 +14,7 @@ from flask import Flask
 from scorekeeper import store
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.exports import CSV_COLUMNS, read_document, side_entry_json
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.payloads import parse_side
 from scorekeeper.problems import ProblemsError
 
@@ -104,6 +105,7 @@ def test_an_import_scores_its_rounds_in_order_whatever_order_they_come_in(
         ({"settings": [1, 2]}, {"settings"}),
         ({"preset": "lenient"}, {"preset"}),
         ({"language": 5}, {"language"}),
+        ({"language": "xx"}, {"language"}),  # as creating a match refuses it
         ({"sides": [{"name": "Us", "players": ["A"], "seat": 1}]}, {"sides[0].seat"}),
         ({"rounds": [{"round": 1, "sides": [{}, {}], "note": "late"}]}, {"rounds[0].note"}),
         ({"rounds": [{"round": "one", "sides": [{}, {}]}]}, {"rounds[0].round"}),
@@ -116,7 +118,7 @@ def test_a_damaged_export_is_refused_with_its_place(
     document = {**exported(create_match), **change}
 
     with pytest.raises(ProblemsError) as error:
-        read_document(document)
+        read_document(document, LANGUAGES)
 
     assert {problem.field for problem in error.value.problems} == fields
 

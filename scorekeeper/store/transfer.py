@@ -8,6 +8,7 @@ from typing import Any
 from scorekeeper.database import write_transaction
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import match_document, prefixed, read_document, view_csv
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.models import Match, db
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import RuleSet
@@ -31,7 +32,7 @@ def import_match(data: Mapping[str, Any]) -> CreatedMatch:
 
     Raises `ProblemsError`, storing nothing, when the export is damaged or any round impossible.
     """
-    document = read_document(data)
+    document = read_document(data, LANGUAGES)
     created = new_match(document.name, document.preset, document.rules, side_specs(document.sides))
     match = created.match
     match.language = document.language
