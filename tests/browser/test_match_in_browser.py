@@ -240,6 +240,8 @@ def test_a_new_edit_link_replaces_the_old_one_on_this_device_and_the_old_one_sto
     expect(page.locator(".flash")).to_contain_text("the old one no longer opens the match")
     new_link = page.locator("#edit-link").input_value()
     assert new_link != old_link
+    # recent.js is deferred: it remembers the link once the page has loaded, not with the flash.
+    page.wait_for_load_state("load")
     remembered = page.evaluate("JSON.parse(localStorage.getItem('scorekeeper.recent'))")
     assert [(item["name"], item["url"]) for item in remembered] == [("Rotated", new_link)]
     response = page.goto(old_link)
