@@ -155,7 +155,7 @@ def replayed_round(rules: RuleSet, operation: AppliedOperation) -> ScoredRound:
     """Return the round as the operation stored it, scored again under the match's rules."""
     number, version, stored = operation.round_number, operation.round_version, operation.entry
     assert number is not None and version is not None and stored is not None, "a round stored"
-    side_players = stored.get("side_players")  # kept since the checks knew each side's players
+    side_players = stored.get("side_players")  # absent from operations stored before it was kept
     entry = parse_round(stored)
     if side_players is not None:
         entry = replace(entry, side_players=tuple(side_players))
