@@ -241,6 +241,17 @@ class RuleSet:
             unused |= {"red_three_bonus", "red_three_unmelded"}
         return frozenset(unused)
 
+    @cached_property
+    def unplayed_entries(self) -> frozenset[str]:
+        """Return the side entries that these rules leave out, which a side never has: wild
+        books, red threes laid down, deal bonuses."""
+        played = {
+            "wild_books": self.wild_books_allowed,
+            "red_threes": self.red_threes_laid_down,
+            "deal_bonus": bool(self.deal_bonus),
+        }
+        return frozenset(name for name, is_played in played.items() if not is_played)
+
 
 def _plain(value: Any) -> Any:
     # Not dataclasses.asdict, which deep-copies every value: these are immutable, and a copy

@@ -172,20 +172,22 @@ def _multiple_problems(
             yield _side_problem(entry, index, field, template, points=cards, step=step)
 
 
+# What to enter instead of an entry that the rules leave out (`RuleSet.unplayed_entries`).
+_UNPLAYED = {
+    "wild_books": N_("%(side)s: these rules allow no wild books; count them as 0."),
+    "red_threes": N_(
+        "%(side)s: in these rules red threes are not laid down; enter them as red threes held."
+    ),
+    "deal_bonus": N_("%(side)s: these rules play no deal bonus; enter 0."),
+}
+
+
 def _rule_problems(
     rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
 ) -> Iterator[Problem]:
-    if side.wild_books and not rules.wild_books_allowed:
-        template = N_("%(side)s: these rules allow no wild books; count them as 0.")
-        yield _side_problem(entry, index, "wild_books", template)
-    if side.red_threes and not rules.red_threes_laid_down:
-        template = N_(
-            "%(side)s: in these rules red threes are not laid down; enter them as red threes held."
-        )
-        yield _side_problem(entry, index, "red_threes", template)
-    if side.deal_bonus and not rules.deal_bonus:
-        template = N_("%(side)s: these rules play no deal bonus; enter 0.")
-        yield _side_problem(entry, index, "deal_bonus", template)
+    for name, template in _UNPLAYED.items():
+        if name in rules.unplayed_entries and getattr(side, name):
+            yield _side_problem(entry, index, name, template)
 
 
 def _book_problems(
@@ -360,15 +362,7 @@ def _red_three_supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Pr
     counts = [count for side in entry.sides for count in (side.red_threes, side.red_threes_held)]
     red_threes = sum(counts)
     if min(counts, default=0) >= 0 and red_threes > RED_THREES_PER_DECK * decks:
-        adds_up = tuple(
-            (index, field)
-            for index, side in enumerate(entry.sides)
-            for field, count in (
-                ("red_threes", side.red_threes),
-                ("red_threes_held", side.red_threes_held),
-            )
-            if count
-        )
+        adds_up = tuple(_entered_fields(entry, ("red_threes", "red_threes_held")))
         yield _supply_problem(
             "red_threes", T_("red threes"), red_threes, RED_THREES_PER_DECK, decks, adds_up
         )
@@ -388,8 +382,8 @@ def _book_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
     """Refuse more books than the decks' cards can make, however the sides entered their
     melded cards: every book holds cards that meld (threes never do), and clean and dirty
     books natural cards (wild cards are checked on their own)."""
-    naturals_per_deck = sum(kind.per_deck for kind in NATURAL_KINDS)
-    melding_per_deck = naturals_per_deck + sum(kind.per_deck for kind in WILD_KINDS)
+    naturals_per_deck = _per_deck(NATURAL_KINDS)
+    melding_per_deck = naturals_per_deck + _per_deck(WILD_KINDS)
     needs = (
         (sum(BOOK_SIZE * side.book_count for side in entry.sides), melding_per_deck, T_("cards")),
         (
@@ -405,19 +399,19 @@ def _book_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
                 "only %(most)s that go into books: check the clean, dirty and wild books."
             )
             params = {"needed": needed, "what": what, "decks": decks, "most": per_deck * decks}
-            yield Problem("clean_books", template, params, adds_up=tuple(_book_fields(entry)))
+            adds_up = tuple(_entered_fields(entry, ("clean_books", "dirty_books", "wild_books")))
+            yield Problem("clean_books", template, params, adds_up=adds_up)
             return  # the first need the decks cannot meet says what to check
 
 
-def _book_fields(entry: RoundEntry) -> Iterator[FieldOfSide]:
-    """Yield the book fields that the sides entered books in."""
-    for index, side in enumerate(entry.sides):
-        books = (
-            ("clean_books", side.clean_books),
-            ("dirty_books", side.dirty_books),
-            ("wild_books", side.wild_books),
-        )
-        yield from ((index, field) for field, count in books if count)
+def _entered_fields(
+    entry: RoundEntry, names: tuple[str, ...], sides: Iterable[int] | None = None
+) -> Iterator[FieldOfSide]:
+    """Yield each of these count fields that a side entered some in, of every side or of
+    `sides`."""
+    for index in range(len(entry.sides)) if sides is None else sides:
+        side = entry.sides[index]
+        yield from ((index, name) for name in names if getattr(side, name))
 
 
 def _counted_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
@@ -451,7 +445,7 @@ def _wild_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
     counted = sum(
         _counted_wilds(cards) for side in entry.sides for cards in (side.melded, side.leftover)
     )
-    most = decks * sum(kind.per_deck for kind in WILD_KINDS)
+    most = decks * _per_deck(WILD_KINDS)
     if books_need + counted <= most:
         return
     params = {"needed": books_need + counted, "size": BOOK_SIZE, "decks": decks, "most": most}
@@ -466,17 +460,13 @@ def _wild_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
             "The sides' books need at least %(needed)s wild cards (%(size)s a wild book, 1 a "
             "dirty book), but %(decks)s decks hold only %(most)s: check the dirty and wild books."
         )
-    adds_up = (*_books_needing_wilds(entry), *_counted_fields(entry, WILD_KINDS))
+    # The books of sides whose books need wild cards of their own, then the counted ones.
+    needing = (index for index, side in enumerate(entry.sides) if _wilds_books_need(side))
+    adds_up = (
+        *_entered_fields(entry, ("wild_books", "dirty_books"), needing),
+        *_counted_fields(entry, WILD_KINDS),
+    )
     yield Problem(field="wild_books", template=template, params=params, adds_up=adds_up)
-
-
-def _books_needing_wilds(entry: RoundEntry) -> Iterator[FieldOfSide]:
-    """Yield the dirty and wild book fields of the sides whose books need wild cards of their
-    own (`_wilds_books_need`)."""
-    for index, side in enumerate(entry.sides):
-        if _wilds_books_need(side):
-            books = (("wild_books", side.wild_books), ("dirty_books", side.dirty_books))
-            yield from ((index, field) for field, count in books if count)
 
 
 def _wilds_books_need(side: SideEntry) -> int:
@@ -489,6 +479,11 @@ def _wilds_books_need(side: SideEntry) -> int:
 
 def _counted_wilds(cards: int | CardCounts) -> int:
     return _of_kinds(cards, WILD_KINDS) if isinstance(cards, CardCounts) else 0
+
+
+def _per_deck(kinds: Iterable[CardKind]) -> int:
+    """Return how many cards of these kinds one deck holds."""
+    return sum(kind.per_deck for kind in kinds)
 
 
 def _of_kinds(cards: CardCounts, kinds: Iterable[CardKind]) -> int:

@@ -645,3 +645,10 @@ def test_fewer_rounds_keep_the_presets_minimums_of_the_rounds_played() -> None:
         90,
         120,
     )
+
+
+def test_the_entries_rules_leave_out_follow_their_settings() -> None:
+    assert build_rules("standard").unplayed_entries == {"deal_bonus"}
+    assert build_rules("partnership-11").unplayed_entries == {"wild_books", "red_threes"}
+    lean = build_rules("standard", {"wild_books_allowed": False, "red_threes_laid_down": False})
+    assert lean.unplayed_entries == {"wild_books", "red_threes", "deal_bonus"}

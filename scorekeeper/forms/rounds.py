@@ -168,7 +168,7 @@ class RoundForm(FlaskForm):
         """Give the form one going-out choice per side, and the side fields the rules play."""
         sides = [SelectChoice(str(index), name) for index, name in enumerate(side_names)]
         self.went_out.choices = [*sides, SelectChoice(NOBODY, _l("Nobody: the stock ran out"))]
-        self.unplayed = unplayed_fields(rules)
+        self.unplayed = rules.unplayed_entries
         return self
 
     def plays(self, name: str) -> bool:
@@ -228,16 +228,6 @@ def _show_beside(field: Field, message: str) -> None:
     """Show the message next to the field, but where its text could not be read at all."""
     if not field.process_errors:
         add_error(field, message)
-
-
-def unplayed_fields(rules: RuleSet) -> frozenset[str]:
-    """Return the side fields that the rules make pointless, which the round page leaves off."""
-    played = {
-        "wild_books": rules.wild_books_allowed,
-        "red_threes": rules.red_threes_laid_down,
-        "deal_bonus": bool(rules.deal_bonus),
-    }
-    return frozenset(name for name, is_played in played.items() if not is_played)
 
 
 def round_form(

@@ -222,7 +222,7 @@ def printed_match_rules(match: Match) -> PrintedRules:
         changes,
         preset=name,
     )
-    partners = any(len(side.players) > 1 for side in match.sides)
+    partners = any(players > 1 for players in store.side_players(match))
     return PrintedRules(
         preset, rules, match.name, subtitle if changes else gettext(name), partners=partners
     )

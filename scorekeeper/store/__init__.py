@@ -15,6 +15,7 @@ from scorekeeper.store.matches import (
     player_count,
     rules_of,
     side_names,
+    side_players,
     side_specs,
     token_opens,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "round_problems",
     "rules_of",
     "side_names",
+    "side_players",
     "side_specs",
     "token_opens",
 ]
