@@ -20,7 +20,7 @@ from scorekeeper.rules import PRESETS
 from scorekeeper.scoring import RoundScore, score_round
 
 API_PATHS = "/api/"
-SCORE_KEYS = ("rules", "round", "players", "sides")
+SCORE_KEYS = ("rules", "round", "players", "side_players", "sides")
 MELD_CHECK_KEYS = ("rules", "round", "running_score", "melds")
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # the API takes no cookies for authority: a bearer token or nothing

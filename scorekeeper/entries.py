@@ -110,12 +110,14 @@ class RoundEntry:
     round_number: int
     sides: tuple[SideEntry, ...]
     players: int | None = None
-    # Each side's players, in a stored match; the calculator knows only how many sit in all.
+    # Each side's players, as a stored match knows them; a calculator body may leave them out.
     side_players: tuple[int, ...] | None = None
 
     @property
     def player_count(self) -> int:
-        return self.players if self.players is not None else len(self.sides)
+        if self.players is not None:
+            return self.players
+        return len(self.sides) if self.side_players is None else sum(self.side_players)
 
     def most_players_of(self, index: int) -> int:
         """Return how many players side `index` has, or at most has: every other side has one

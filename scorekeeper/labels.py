@@ -43,6 +43,7 @@ SETTING_LABELS: Mapping[str, Term] = {
 ENTRY_LABELS: Mapping[str, Term] = {
     "round": T_("round"),
     "players": T_("players"),
+    "side_players": T_("players of each side"),
     "sides": T_("sides"),
     "name": T_("name"),
     "clean_books": T_("clean books"),

@@ -148,6 +148,12 @@ def _schemas() -> dict[str, Any]:
                 "rules": _RULES,
                 "round": {"type": "integer", "minimum": 1},
                 "players": {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
+                "side_players": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 1},
+                    "maxItems": MAX_PLAYERS,
+                    "description": "Each side's players, in the order of the sides.",
+                },
                 "sides": {
                     "type": "array",
                     "items": _ref("Side"),

@@ -59,6 +59,20 @@ class _Reader:
             return default
         return value
 
+    def integers(self, key: str) -> tuple[int, ...] | None:
+        """Read an optional list of whole numbers."""
+        values = self.data.get(key)
+        if values is None:
+            return None
+        if not isinstance(values, list) or not all(
+            isinstance(value, int) and not isinstance(value, bool) for value in values
+        ):
+            self.fail(
+                self.prefix + key, N_("%(field)s must be a list of whole numbers, such as [2, 2].")
+            )
+            return None
+        return tuple(values)
+
     def count_or_flag(self, key: str) -> int:
         """Read a count that a client may send as a flag, as exports before counts did: true
         counts 1 and false 0."""
@@ -124,6 +138,7 @@ def parse_round(data: Mapping[str, Any], *, sides_required: bool = True) -> Roun
     if round_number is None and "round" not in reader.data:
         reader.fail("round", N_("%(field)s is required: enter the number of the round."))
     players = reader.integer("players", default=None)
+    side_players = reader.integers("side_players")
     raw_sides = reader.data.get("sides")
     if not isinstance(raw_sides, list) or not raw_sides:
         reader.fail("sides", N_("%(field)s must be a list with one object per side."))
@@ -134,7 +149,12 @@ def parse_round(data: Mapping[str, Any], *, sides_required: bool = True) -> Roun
         sides.append(side)
         reader.problems += side_problems
     reader.raise_problems()
-    return RoundEntry(round_number=round_number or 0, sides=tuple(sides), players=players)
+    return RoundEntry(
+        round_number=round_number or 0,
+        sides=tuple(sides),
+        players=players,
+        side_players=side_players,
+    )
 
 
 def parse_side(data: object, index: int, *, name_required: bool) -> tuple[SideEntry, list[Problem]]:

@@ -104,6 +104,31 @@ def _round_level_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem
             "most": MAX_PLAYERS,
         }
         yield Problem(field="players", template=template, params=params)
+    yield from _side_players_problems(entry)
+
+
+def _side_players_problems(entry: RoundEntry) -> Iterator[Problem]:
+    """Refuse each side's players where they do not fit the sides entered or the table."""
+    counts = entry.side_players
+    if counts is None:
+        return
+    total = sum(counts)
+    if len(counts) != len(entry.sides) or min(counts, default=0) < 1:
+        template = N_(
+            "side_players must give each of the %(sides)s sides its players, 1 or more, "
+            "in the order of the sides."
+        )
+        yield Problem("side_players", template, {"sides": len(entry.sides)})
+    elif not MIN_PLAYERS <= total <= MAX_PLAYERS:
+        template = N_(
+            "side_players adds up to %(total)s players, but a table seats between %(least)s "
+            "and %(most)s."
+        )
+        params = {"total": total, "least": MIN_PLAYERS, "most": MAX_PLAYERS}
+        yield Problem("side_players", template, params)
+    elif entry.players is not None and entry.players != total:
+        template = N_("players is %(players)s, but side_players adds up to %(total)s.")
+        yield Problem("side_players", template, {"players": entry.players, "total": total})
 
 
 def _side_problems(rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry) -> list[Problem]:

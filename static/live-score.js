@@ -161,7 +161,7 @@
     const body = {
       rules,
       round: Number(form.dataset.round),
-      players: Number(form.dataset.players),
+      side_players: JSON.parse(form.dataset.sidePlayers),
       sides,
     };
     try {

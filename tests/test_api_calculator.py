@@ -244,6 +244,36 @@ def test_every_problem_of_a_round_is_answered_at_once(post: Post) -> None:
             id="too few players",
         ),
         pytest.param(
+            {"round": 1, "side_players": [2], "sides": [{"name": "Us"}, {"name": "Them"}]},
+            "side_players",
+            id="players for one side of two",
+        ),
+        pytest.param(
+            {"round": 1, "side_players": [2, 0], "sides": [{"name": "Us"}, {"name": "Them"}]},
+            "side_players",
+            id="a side of no players",
+        ),
+        pytest.param(
+            {"round": 1, "side_players": [4, 3], "sides": [{"name": "Us"}, {"name": "Them"}]},
+            "side_players",
+            id="seven players",
+        ),
+        pytest.param(
+            {
+                "round": 1,
+                "players": 4,
+                "side_players": [1, 2],
+                "sides": [{"name": "Us"}, {"name": "Them"}],
+            },
+            "side_players",
+            id="players and side players that disagree",
+        ),
+        pytest.param(
+            {"round": 1, "side_players": [2, "2"], "sides": [{"name": "Us"}, {"name": "Them"}]},
+            "side_players",
+            id="side players that are not numbers",
+        ),
+        pytest.param(
             {"rules": {"preset": "canasta"}, "round": 1, "sides": [{"name": "Us"}]},
             "rules.preset",
             id="unknown preset",
@@ -274,6 +304,30 @@ def test_a_whole_request_error_has_no_side(post: Post, body: dict[str, Any], fie
 
     assert response.status_code == 422
     assert (None, field) in errors_of(response)
+
+
+def test_each_sides_players_hold_a_player_alone_beside_a_pair_to_their_own_player(
+    post: Post,
+) -> None:
+    # With the table's total alone, the side of one might be the pair, who may go out holding
+    # cards; given each side's players, it is known to be alone (RULES.md section 6).
+    solo = {**US, "name": "Solo", "red_threes": 0, "leftover_points": 50}
+    sides = [solo, {"name": "Pair"}]
+    body = {"round": 1, "sides": sides}
+
+    assert post("score", {**body, "players": 3}).status_code == 200
+    response = post("score", {**body, "side_players": [1, 2]})
+
+    assert response.status_code == 422
+    assert (0, "leftover") in errors_of(response)
+
+
+def test_each_sides_players_give_the_table_its_decks(post: Post) -> None:
+    # Six players draw from more decks than two: nine red threes fit only the larger table.
+    sides = [{"name": "Us", "red_threes": 9}, {"name": "Them"}]
+
+    assert post("score", {"round": 1, "sides": sides, "side_players": [1, 1]}).status_code == 422
+    assert post("score", {"round": 1, "sides": sides, "side_players": [3, 3]}).status_code == 200
 
 
 def test_too_many_of_a_card_names_the_sides_fields_that_add_up_to_it(post: Post) -> None:

@@ -194,7 +194,7 @@ def test_the_round_form_gives_the_live_score_the_matchs_rules(
 
     assert 'data-score-url="/api/v1/score"' in page
     assert '"going_out_bonus": 200' in page
-    assert 'data-players="4"' in page
+    assert "data-side-players='[2, 2]'" in page
 
 
 def test_the_round_form_tells_the_live_score_how_its_mode_radios_name_counting_cards_by_kind(

@@ -215,7 +215,7 @@ def round_page(
         conflict=conflict,
         deleted=deleted,
         delete_form=delete_form,
-        players=store.player_count(view.match),
+        side_players=store.side_players(view.match),
         # A step of 0 (every card worth nothing) would leave the steppers stuck: they count by 1.
         points_steps={
             cards: points_step(view.rules, f"{cards}_points") or 1

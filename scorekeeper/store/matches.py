@@ -210,10 +210,6 @@ def side_players(match: Match) -> tuple[int, ...]:
     return tuple(len(side.players) for side in match.sides)
 
 
-def player_count(match: Match) -> int:
-    return sum(side_players(match))
-
-
 def side_specs(data: object) -> tuple[SideSpec, ...]:
     """Return the sides of a JSON body; a value that is not a name becomes "", which
     `create_match` then refuses under its field."""
