@@ -8,7 +8,7 @@ from typing import Any
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.labels import field_label
 from scorekeeper.melds import WILD_RANK, Meld
-from scorekeeper.problems import N_, Problem, ProblemsError
+from scorekeeper.problems import N_, Problem, ProblemsError, is_whole_number
 from scorekeeper.rules import DEFAULT_PRESET, RuleSet, build_rules
 
 MAX_NAME_LENGTH = 60
@@ -54,7 +54,7 @@ class _Reader:
         value = self.data.get(key, default)
         if value is None and default is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole_number(value):
             self.fail(self.prefix + key, N_("%(field)s must be a whole number, such as 0 or 2."))
             return default
         return value
@@ -64,9 +64,7 @@ class _Reader:
         values = self.data.get(key)
         if values is None:
             return None
-        if not isinstance(values, list) or not all(
-            isinstance(value, int) and not isinstance(value, bool) for value in values
-        ):
+        if not isinstance(values, list) or not all(map(is_whole_number, values)):
             self.fail(
                 self.prefix + key, N_("%(field)s must be a list of whole numbers, such as [2, 2].")
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeGuard
 
 
 def N_(message: str) -> str:
@@ -69,12 +70,18 @@ class Problem:
         return error
 
 
+def is_whole_number(value: object) -> TypeGuard[int]:
+    """Tell whether a value read from JSON or a setting is a whole number: true and false,
+    which Python counts as 1 and 0, are not."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _shown(value: object, translate: Callable[[str], str], number: Callable[[int], str]) -> object:
     if isinstance(value, Term):
         return translate(value)
     if isinstance(value, Problem):
         return value.message(translate, number)
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_whole_number(value):
         return number(value)
     return value
 

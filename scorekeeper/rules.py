@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from scorekeeper.labels import ENTRY_LABELS, setting_label
-from scorekeeper.problems import N_, Problem, ProblemsError, Term
+from scorekeeper.problems import N_, Problem, ProblemsError, Term, is_whole_number
 
 
 class CardKind(enum.Enum):
@@ -356,7 +356,7 @@ class IntegerRange:
         return isinstance(value, int) and self.low <= value <= self.high and not value % self.step
 
     def parse(self, key: str, value: object) -> tuple[Any, list[Problem]]:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole_number(value):
             return None, [_problem(key, N_("%(setting)s must be a whole number."))]
         if not self.low <= value <= self.high:
             template = N_("%(setting)s must be between %(low)s and %(high)s.")
