@@ -6,7 +6,9 @@ gets fresh browser contexts, so no page state leaks between tests.
 
 from __future__ import annotations
 
+import json
 import threading
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -52,6 +54,24 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread.join()
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def stored_match(live_server: str) -> Callable[[dict[str, object]], dict[str, str]]:
+    """Return a function that stores a match through the API, as another client would, and
+    returns its links."""
+
+    def store(body: dict[str, object]) -> dict[str, str]:
+        request = urllib.request.Request(
+            f"{live_server}/api/v1/matches",
+            json.dumps(body).encode(),
+            {"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request) as response:
+            links: dict[str, str] = json.load(response)
+        return links
+
+    return store
 
 
 @pytest.fixture(scope="session")

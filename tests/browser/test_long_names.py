@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable
 
 import pytest
@@ -12,24 +10,14 @@ from playwright.sync_api import Page
 pytestmark = pytest.mark.browser
 
 LONG = "Long" * 15  # 60 characters, the most a name may have, and no place to break
-
-
-def stored_match(base_url: str) -> dict[str, str]:
-    """Store a match whose name, first side and first player are each LONG; return its links."""
-    sides = [{"name": LONG, "players": [LONG, "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]
-    body = json.dumps({"name": LONG, "rules": {"preset": "standard"}, "sides": sides}).encode()
-    request = urllib.request.Request(
-        f"{base_url}/api/v1/matches", body, {"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request) as response:
-        created: dict[str, str] = json.load(response)
-    return created
+SIDES = [{"name": LONG, "players": [LONG, "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]
 
 
 def test_long_names_wrap_rather_than_widen_the_page(
-    live_server: str, new_page: Callable[..., Page]
+    stored_match: Callable[[dict[str, object]], dict[str, str]], new_page: Callable[..., Page]
 ) -> None:
-    links = stored_match(live_server)
+    # The match's name, its first side and that side's first player are each LONG.
+    links = stored_match({"name": LONG, "rules": {"preset": "standard"}, "sides": SIDES})
     page = new_page()
     edit = links["edit_url"]
     for url in (edit, f"{edit}/rounds/new", f"{edit}/share", links["view_url"]):

@@ -3,8 +3,6 @@ an edit, the winner; a second phone on the view link follows every round without
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable
 
 import pytest
@@ -319,16 +317,12 @@ def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does
 
 
 def test_a_player_alone_beside_a_pair_is_told_while_typing_to_go_out_holding_nothing(
-    live_server: str, new_page: Callable[..., Page]
+    stored_match: Callable[[dict[str, object]], dict[str, str]], new_page: Callable[..., Page]
 ) -> None:
     sides = [{"name": "Ann", "players": ["Ann"]}, {"name": "Cy & Di", "players": ["Cy", "Di"]}]
-    body = json.dumps({"name": "Ann v. a pair", "rules": {"preset": "standard"}, "sides": sides})
-    request = urllib.request.Request(
-        f"{live_server}/api/v1/matches", body.encode(), {"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request) as response:
-        page = new_page()
-        page.goto(f"{json.load(response)['edit_url']}/rounds/new")
+    links = stored_match({"name": "Ann v. a pair", "rules": {"preset": "standard"}, "sides": sides})
+    page = new_page()
+    page.goto(f"{links['edit_url']}/rounds/new")
 
     tap_choice(page, "went_out", "0")
     fill_side(page, 0, {"clean_books": 2, "dirty_books": 2, "melded_points": 765})
