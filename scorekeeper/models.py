@@ -38,6 +38,11 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 
 
+# A JSON column that may hold nothing holds SQL NULL then, not JSON's null: `IS NULL` finds it,
+# and reading it decodes nothing (an entry made in points has no counts, on every read).
+OPTIONAL_JSON = JSON(none_as_null=True)
+
+
 def table_of(model: type[Base]) -> Table:
     """Return a model's table, typed as the Table it is: SQLAlchemy types it as any FromClause."""
     table = model.__table__
@@ -153,12 +158,12 @@ class Entry(Base):
     dirty_books: Mapped[int] = mapped_column(default=0)
     wild_books: Mapped[int] = mapped_column(default=0)
     melded_points: Mapped[int | None]
-    melded_counts: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    melded_counts: Mapped[dict[str, int] | None] = mapped_column(OPTIONAL_JSON)
     red_threes: Mapped[int] = mapped_column(default=0)
     red_threes_held: Mapped[int] = mapped_column(default=0)
     went_out: Mapped[bool] = mapped_column(default=False)
     leftover_points: Mapped[int | None]
-    leftover_counts: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    leftover_counts: Mapped[dict[str, int] | None] = mapped_column(OPTIONAL_JSON)
     deal_bonus: Mapped[int] = mapped_column(default=0)  # players who earned it
 
     round: Mapped[Round] = relationship(back_populates="entries")
@@ -180,7 +185,7 @@ class Operation(Base):
     kind: Mapped[str] = mapped_column(String(10))
     round_number: Mapped[int | None]
     round_version: Mapped[int | None]
-    entry: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    entry: Mapped[dict[str, Any] | None] = mapped_column(OPTIONAL_JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now, index=True)
 
 

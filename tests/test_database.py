@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import sqlite3
 import threading
 import time
@@ -41,7 +42,7 @@ from scorekeeper.database import (
     write_connection,
     write_transaction,
 )
-from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.models import Match, db
 from scorekeeper.rules import build_rules
 from scorekeeper.store import SideSpec
@@ -435,6 +436,35 @@ def _deal_bonuses() -> tuple[str, list[object]]:
     with db.engine.connect() as connection:
         values = connection.execute(text("SELECT deal_bonus FROM entry ORDER BY side_id")).scalars()
         return str(column["type"]), list(values)
+
+
+def test_an_entry_stored_with_json_null_for_no_counts_holds_sql_null_after_upgrading(
+    app: Flask,
+) -> None:
+    sides = [SideSpec("Us", ("Ann", "Bob")), SideSpec("Them", ("Cy", "Di"))]
+    entries = (SideEntry(melded=90), SideEntry(melded=CardCounts(aces=3), leftover=15))
+    with app.app_context():
+        created = store.create_match("Old", "standard", build_rules("standard"), sides)
+        store.add_round(created.match, RoundEntry(1, entries))
+        db.session.commit()
+        downgrade(revision="3c1f0b7a9d2e")
+        with db.engine.begin() as connection:  # as the app stored them before this revision
+            connection.execute(
+                text("UPDATE entry SET melded_counts = 'null' WHERE melded_points IS NOT NULL")
+            )
+            connection.execute(text("UPDATE entry SET leftover_counts = 'null'"))
+        upgrade()
+
+        stored = text(
+            "SELECT CAST(melded_counts AS TEXT), CAST(leftover_counts AS TEXT) FROM entry"
+            " ORDER BY side_id"
+        )
+        with db.engine.connect() as connection:
+            rows = [tuple(row) for row in connection.execute(stored)]
+
+    (points, no_counts), (counts, no_leftover_counts) = rows
+    assert (points, no_counts, no_leftover_counts) == (None, None, None)
+    assert json.loads(counts)["aces"] == 3
 
 
 def test_the_migrations_build_the_database_the_models_describe(app: Flask) -> None:

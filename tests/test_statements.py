@@ -100,11 +100,17 @@ def test_many_rows_are_written_at_once_with_json_and_booleans(match: Match) -> N
 
 
 def test_a_json_none_is_stored_as_sqlalchemy_stores_it(match: Match) -> None:
-    stored_as = sa.select(sa.cast(ENTRY.c.melded_counts, sa.Text)).order_by(ENTRY.c.id)
+    second_side = db.session.scalars(db.select(Entry).order_by(Entry.id)).all()[1]
+    with write_transaction():
+        second_side.leftover_counts = None  # through the ORM: it counted its cards
+    stored_as = sa.select(
+        sa.cast(ENTRY.c.melded_counts, sa.Text), sa.cast(ENTRY.c.leftover_counts, sa.Text)
+    ).order_by(ENTRY.c.id)
 
-    texts = db.session.scalars(stored_as).all()
+    first, second = db.session.execute(stored_as).all()
 
-    assert texts[0] == "null"  # the first side melded points: written on the driver
+    # The first side melded points, written on the driver: both are SQL NULL, not JSON's null.
+    assert (first.melded_counts, second.leftover_counts) == (None, None)
 
 
 @pytest.mark.parametrize(("read_version", "changed"), [(1, 1), (0, 0)])
