@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from flask import Flask, session
+from flask import Flask, Response, session
 from flask.sessions import SecureCookieSessionInterface
 from flask.testing import FlaskClient
 from flask_wtf.csrf import generate_csrf, validate_csrf
@@ -51,13 +51,28 @@ def token_urls(app: Flask, public_id: str, token: str) -> list[str]:
 @pytest.mark.parametrize(
     "url", ["/", "/robots.txt", "/api/v1/presets", "/static/style.css", "/no/such/page"]
 )
-def test_every_response_carries_the_security_headers(client: FlaskClient, url: str) -> None:
+def test_every_response_carries_the_security_headers_once(client: FlaskClient, url: str) -> None:
     with client.get(url) as response:  # closes the static file it streams
         headers = response.headers
-    assert headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
-    assert headers["X-Content-Type-Options"] == "nosniff"
-    assert headers["X-Frame-Options"] == "DENY"
-    assert headers["Referrer-Policy"] == "same-origin"
+    assert headers.getlist("Content-Security-Policy") == [CONTENT_SECURITY_POLICY]
+    assert headers.getlist("X-Content-Type-Options") == ["nosniff"]
+    assert headers.getlist("X-Frame-Options") == ["DENY"]
+    assert headers.getlist("Referrer-Policy") == ["same-origin"]
+
+
+def test_an_answer_that_skips_the_apps_response_hooks_carries_the_security_headers(
+    app: Flask,
+) -> None:
+    @app.after_request
+    def failing(response: Response) -> Response:
+        raise RuntimeError("a bug in a hook: Flask then answers 500 without the other hooks")
+
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # answer 500 as served, not raise in the test
+
+    response = app.test_client().get("/robots.txt")
+
+    assert response.status_code == 500
+    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
 
 
 @pytest.mark.parametrize(
