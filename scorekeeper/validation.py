@@ -353,7 +353,8 @@ def _going_out_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
 
 
 def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterator[Problem]:
-    """Yield why the side could not have gone out: missing books, or cards still held."""
+    """Yield why the side could not have gone out: missing books, nothing melded, or cards
+    still held."""
     side = entry.sides[index]
     required = rules.going_out_requires
     if (
@@ -374,6 +375,13 @@ def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterato
             dirty=required.dirty,
             wild=required.wild,
         )
+    elif not side.has_melded(rules.card_values):
+        # Each turn draws two cards and discards one: only melding empties a hand and a foot.
+        template = N_(
+            "%(side)s went out without melding, but only melding empties a hand and a foot: "
+            "enter the melded cards, or untick going out."
+        )
+        yield _side_problem(entry, index, "went_out", template)
     if entry.plays_alone(index) and side.holds_cards:
         template = N_(
             "%(side)s went out, so no cards can be left in hand or foot: "

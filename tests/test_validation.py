@@ -220,6 +220,43 @@ def test_the_books_to_go_out_follow_a_house_rule() -> None:
     )
 
 
+NO_BOOKS_TO_GO_OUT = build_rules(
+    "standard", {"going_out_requires": {"clean": 0, "dirty": 0, "wild": 0}}
+)
+
+
+def test_a_side_out_without_melding_is_refused_where_no_books_are_needed() -> None:
+    problems = problems_of(us(went_out=True), rules=NO_BOOKS_TO_GO_OUT)
+
+    problem = assert_refused(problems, 0, "went_out")
+    assert problem.message() == (
+        "Us went out without melding, but only melding empties a hand and a foot: "
+        "enter the melded cards, or untick going out."
+    )
+
+
+@pytest.mark.parametrize(
+    "melded",
+    [
+        pytest.param({"melded": 50}, id="points"),
+        pytest.param({"melded": CardCounts(aces=3)}, id="counts"),
+    ],
+)
+def test_a_side_out_with_melds_but_no_books_is_accepted_where_none_are_needed(
+    melded: dict[str, Any],
+) -> None:
+    assert problems_of(us(**melded, went_out=True), rules=NO_BOOKS_TO_GO_OUT) == []
+
+
+def test_a_side_out_without_books_or_melds_is_told_only_of_the_books() -> None:
+    problems = problems_of(us(went_out=True))
+
+    assert [problem.message() for problem in problems] == [
+        "Us went out without the books these rules require (2 clean, 2 dirty, 0 wild): "
+        "add the books or untick going out."
+    ]
+
+
 @pytest.mark.parametrize(
     "held",
     [
