@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import closing
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -154,29 +153,15 @@ def _import_documents(documents: list[object], prefix: str) -> list[CreatedMatch
 
 
 def _import_document(document: object, prefix: str) -> CreatedMatch:
-    """Store one export as a new match, begun when the exported match began."""
+    """Store one export as a new match."""
     if not isinstance(document, Mapping):
         template = N_("%(field)s must be a match exported by scorekeeper, a JSON object.")
         field = prefix.rstrip(".") or "body"
         raise ProblemsError([Problem(field, template, {"field": field})])
     try:
-        created = store.import_match(document)
+        return store.import_match(document)
     except ProblemsError as error:
         raise ProblemsError([prefixed(problem, prefix) for problem in error.problems]) from None
-    if began := _timestamp(document.get("created_at")):
-        created.match.created_at = began
-    return created
-
-
-def _timestamp(value: object) -> datetime | None:
-    """Return an export's ISO 8601 timestamp, in UTC when it names no zone; None if unreadable."""
-    try:
-        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
-    if moment is not None and moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment
 
 
 def _problem_line(problem: Problem) -> str:

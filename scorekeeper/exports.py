@@ -9,6 +9,7 @@ import csv
 import io
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
@@ -129,6 +130,7 @@ class MatchDocument:
     language: str | None
     sides: object
     rounds: tuple[RoundEntry, ...]
+    created_at: datetime | None  # when the exported match began, if the export says readably
 
 
 def language_problems(language: object, offered: Collection[str]) -> list[Problem]:
@@ -160,7 +162,19 @@ def read_document(data: Mapping[str, Any], languages: Collection[str]) -> MatchD
         language=language,
         sides=data.get("sides"),
         rounds=rounds,
+        created_at=_timestamp(data.get("created_at")),
     )
+
+
+def _timestamp(value: object) -> datetime | None:
+    """Return an ISO 8601 timestamp, in UTC when it names no zone; None if unreadable."""
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
 
 
 def _text(value: object) -> str:

@@ -6,6 +6,7 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -96,6 +97,23 @@ def test_an_import_scores_its_rounds_in_order_whatever_order_they_come_in(
     assert [side.running_score for side in view.rounds[1].entry.sides] == list(
         view.standings.running_totals[0]
     )
+
+
+@pytest.mark.parametrize(
+    ("created_at", "began"),
+    [
+        ("2026-11-27T20:30:00-05:00", datetime(2026, 11, 28, 1, 30, tzinfo=UTC)),
+        ("2026-11-27T20:30:00", datetime(2026, 11, 27, 20, 30, tzinfo=UTC)),  # read as UTC
+        ("last Friday", None),
+        (20261127, None),
+    ],
+)
+def test_an_import_begins_when_its_export_says_the_match_began(
+    in_app: None, create_match: CreateMatch, created_at: object, began: datetime | None
+) -> None:
+    document = {**exported(create_match), "created_at": created_at}
+
+    assert read_document(document, LANGUAGES).created_at == began
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,8 @@ def match_csv(match: Match) -> str:
 
 
 def import_match(data: Mapping[str, Any]) -> CreatedMatch:
-    """Store an exported match as a new one, with a new id and edit token.
+    """Store an exported match as a new one, with a new id and edit token, begun when the
+    exported match began.
 
     Raises `ProblemsError`, storing nothing, when the export is damaged or any round impossible.
     """
@@ -36,6 +37,8 @@ def import_match(data: Mapping[str, Any]) -> CreatedMatch:
     created = new_match(document.name, document.preset, document.rules, side_specs(document.sides))
     match = created.match
     match.language = document.language
+    if document.created_at is not None:
+        match.created_at = document.created_at
     rounds = _imported_rounds(match, document.rules, document.rounds)
     with write_transaction():
         match.rounds = [new_round_row(match, scored) for scored in rounds]
