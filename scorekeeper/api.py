@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import unknown_keys
 from scorekeeper.extensions import csrf
 from scorekeeper.i18n import http_error_message, problem_dict
@@ -15,9 +16,9 @@ from scorekeeper.melds import MeldCheck, check_melds
 from scorekeeper.openapi import openapi_document
 from scorekeeper.pages import error_page, with_error_headers
 from scorekeeper.payloads import optional_integer, parse_melds, parse_round, parse_rules
-from scorekeeper.problems import ProblemsError
-from scorekeeper.rules import PRESETS
-from scorekeeper.scoring import RoundScore, score_round
+from scorekeeper.problems import Problem, ProblemsError
+from scorekeeper.rules import PRESETS, RuleSet
+from scorekeeper.scoring import RoundScore, SideScore, score_round, scores_apart
 
 API_PATHS = "/api/"
 SCORE_KEYS = ("rules", "round", "players", "side_players", "sides")
@@ -87,10 +88,24 @@ def presets() -> Response:
 
 
 @bp.post("/score")
-def score() -> Response:
+def score() -> Response | tuple[Response, int]:
     body = json_body(SCORE_KEYS)
     rules = parse_rules(body.get("rules"))
-    return jsonify(round_score_json(score_round(rules, parse_round(body))))
+    entry = parse_round(body)
+    try:
+        return jsonify(round_score_json(score_round(rules, entry)))
+    except ProblemsError as refused:
+        return _refused_round(rules, entry, refused.problems), 422
+
+
+def _refused_round(rules: RuleSet, entry: RoundEntry, problems: list[Problem]) -> Response:
+    """Answer a round the engine refuses with its problems, and the score of each side that
+    none of them concerns (null for the others), as a form shows it while the table types."""
+    sides = [
+        None if scored is None else side_score_json(scored)
+        for scored in scores_apart(rules, entry, problems)
+    ]
+    return jsonify(errors=[problem_dict(problem) for problem in problems], sides=sides)
 
 
 def round_score_json(result: RoundScore) -> dict[str, Any]:
@@ -98,15 +113,16 @@ def round_score_json(result: RoundScore) -> dict[str, Any]:
     return {
         "round": result.round_number,
         "meld_minimum": result.meld_minimum,
-        "sides": [
-            {
-                "name": side.name,
-                "score": side.score,
-                "meld_minimum": side.meld_minimum,
-                "breakdown": side.breakdown.as_dict(),
-            }
-            for side in result.sides
-        ],
+        "sides": [side_score_json(side) for side in result.sides],
+    }
+
+
+def side_score_json(side: SideScore) -> dict[str, Any]:
+    return {
+        "name": side.name,
+        "score": side.score,
+        "meld_minimum": side.meld_minimum,
+        "breakdown": side.breakdown.as_dict(),
     }
 
 

@@ -250,6 +250,19 @@ def _schemas() -> dict[str, Any]:
             },
             ("errors",),
         ),
+        "RefusedRound": _object(
+            {
+                "errors": {"$ref": "#/components/schemas/Errors/properties/errors"},
+                "sides": {
+                    "description": "Each side's score, null for a side that a problem concerns: "
+                    "its own, one its fields add up to, or one of the whole table that names no "
+                    "side's fields. Left out when the body itself could not be read.",
+                    "type": "array",
+                    "items": {"oneOf": [_ref("SideScore"), {"type": "null"}]},
+                },
+            },
+            ("errors",),
+        ),
     }
 
 
@@ -273,6 +286,11 @@ def _paths() -> dict[str, Any]:
                 "responses": {
                     "200": _json(_ref("RoundScore"), "Every side's score and breakdown."),
                     **ERROR_RESPONSES,
+                    "422": _json(
+                        _ref("RefusedRound"),
+                        "The round is impossible under the rules: every problem, and the score "
+                        "of each side that none of them concerns.",
+                    ),
                 },
             }
         },

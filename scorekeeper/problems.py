@@ -48,6 +48,13 @@ class Problem:
         params = {key: _shown(value, translate, number) for key, value in self.params.items()}
         return translate(self.template) % params
 
+    def concerns(self, side: int) -> bool:
+        """Tell whether the problem is side `side`'s: its own, or one of the whole table that
+        its fields add up to, or that names no side's fields and so is every side's."""
+        if self.side is not None:
+            return self.side == side
+        return not self.adds_up or any(index == side for index, _ in self.adds_up)
+
     def of_side(self, side: int, label: str) -> Problem:
         """Return this problem as one of a side, its message led by the side's name."""
         params = {"side": label, "problem": self}

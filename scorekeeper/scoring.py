@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from itertools import accumulate
 
 from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.problems import Problem
 from scorekeeper.rules import MeldMinimumMode, RuleSet
 from scorekeeper.validation import check_round
 
@@ -88,15 +89,31 @@ def score_round(rules: RuleSet, entry: RoundEntry, *, checked: bool = False) -> 
     """
     if not checked:
         check_round(rules, entry)
-    sides = tuple(
-        SideScore(
-            name=side.name,
-            meld_minimum=rules.meld_minimum(entry.round_number, side.running_score),
-            breakdown=side_breakdown(rules, side),
-        )
-        for side in entry.sides
-    )
+    sides = tuple(side_score(rules, entry, side) for side in entry.sides)
     return RoundScore(entry.round_number, round_meld_minimum(rules, entry.round_number), sides)
+
+
+def side_score(rules: RuleSet, entry: RoundEntry, side: SideEntry) -> SideScore:
+    """Return one side's score in the round, assuming a valid entry."""
+    return SideScore(
+        name=side.name,
+        meld_minimum=rules.meld_minimum(entry.round_number, side.running_score),
+        breakdown=side_breakdown(rules, side),
+    )
+
+
+def scores_apart(
+    rules: RuleSet, entry: RoundEntry, problems: Sequence[Problem]
+) -> tuple[SideScore | None, ...]:
+    """Return the score of each side of a refused round that none of its `problems` concerns,
+    None for the others: while a table types a round, one side's slip need not hide the scores
+    of the rest."""
+    return tuple(
+        None
+        if any(problem.concerns(index) for problem in problems)
+        else side_score(rules, entry, side)
+        for index, side in enumerate(entry.sides)
+    )
 
 
 @dataclass(frozen=True)

@@ -97,30 +97,33 @@
     list.hidden = messages.length === 0;
   }
 
-  // Each side's score, but a side with a field that holds no number: it has none yet.
+  // A side's score and breakdown in its card, or "–" where it has none (null): a side with a
+  // field that holds no number has none yet.
+  function showScore(card, side, unreadable) {
+    const known = Boolean(side) && !unreadable.some((input) => card.contains(input));
+    for (const total of card.querySelectorAll("[data-total]")) {
+      total.textContent = known ? format.format(side.score) : "–";
+    }
+    for (const part of card.querySelectorAll("[data-part]")) {
+      const value = known ? side.breakdown[part.dataset.part] : 0;
+      part.querySelector("[data-value]").textContent = format.format(value);
+      part.hidden = value === 0;
+    }
+  }
+
   function showScores(result, unreadable) {
     cards.forEach((card, index) => {
-      const side = result.sides[index];
-      const known = !unreadable.some((input) => card.contains(input));
-      for (const total of card.querySelectorAll("[data-total]")) {
-        total.textContent = known ? format.format(side.score) : "–";
-      }
-      for (const part of card.querySelectorAll("[data-part]")) {
-        const value = side.breakdown[part.dataset.part];
-        part.querySelector("[data-value]").textContent = format.format(value);
-        part.hidden = !known || value === 0;
-      }
+      showScore(card, result.sides[index], unreadable);
       listProblems(card.querySelector("[data-problems]"), []);
     });
     listProblems(roundProblems, []);
   }
 
-  // No score while an entry is refused: each side's problems instead, but those the page
-  // already shows next to their fields, as it came back from saving.
-  function showProblems(errors) {
+  // While an entry is refused: the score of each side no problem concerns, the problems of the
+  // others, but those the page already shows next to their fields, as it came back from saving.
+  function showProblems(errors, sides, unreadable) {
     cards.forEach((card, index) => {
-      for (const total of card.querySelectorAll("[data-total]")) total.textContent = "–";
-      for (const part of card.querySelectorAll("[data-part]")) part.hidden = true;
+      showScore(card, sides?.[index], unreadable);
       const shown = new Set([...card.querySelectorAll(".field-errors li")].map(textOf));
       const mine = errors.filter((error) => ofSide(error, index) && !shown.has(error.message));
       listProblems(card.querySelector("[data-problems]"), mine.map((error) => error.message));
@@ -173,7 +176,9 @@
       });
       const result = await response.json();
       if (response.ok) showScores(result, unreadable);
-      else if (response.status === 422) showProblems(result.errors.filter(aboutRead(unreadable)));
+      else if (response.status === 422) {
+        showProblems(result.errors.filter(aboutRead(unreadable)), result.sides, unreadable);
+      }
     } catch (error) {
       if (error.name !== "AbortError") listProblems(roundProblems, []); // offline: keep typing
     }

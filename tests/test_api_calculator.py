@@ -86,7 +86,8 @@ def post(client: FlaskClient) -> Post:
 
 def errors_of(response: TestResponse) -> list[tuple[object, object]]:
     assert response.json is not None
-    assert_documented(response.json, "Errors")
+    # A round the engine refused also gives the scores of the sides no problem concerns.
+    assert_documented(response.json, "RefusedRound" if "sides" in response.json else "Errors")
     return [(error["side"], error["field"]) for error in response.json["errors"]]
 
 
@@ -210,6 +211,22 @@ def test_an_impossible_side_gets_a_422_naming_the_side_and_the_field(post: Post)
     message = response.json["errors"][0]["message"]
     assert message.startswith("Us: melded points")
     assert "multiple of 5" in message
+
+
+def test_a_refused_round_gives_the_scores_of_the_sides_no_problem_concerns(post: Post) -> None:
+    body = {
+        "round": 2,
+        "sides": [{"name": "Us", "melded_points": 767}, {"name": "Them", "melded_points": 90}],
+    }
+
+    response = post("score", body)
+
+    assert response.status_code == 422
+    assert errors_of(response) == [(0, "melded_points")]
+    assert response.json is not None
+    us, them = response.json["sides"]
+    assert us is None
+    assert (them["name"], them["score"], them["breakdown"]["melded"]) == ("Them", 90, 90)
 
 
 def test_every_problem_of_a_round_is_answered_at_once(post: Post) -> None:

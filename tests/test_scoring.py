@@ -7,9 +7,17 @@ from typing import Any
 import pytest
 
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.problems import ProblemsError
+from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import RuleSet, build_rules
-from scorekeeper.scoring import Breakdown, RoundScore, score_round, side_breakdown, standings
+from scorekeeper.scoring import (
+    Breakdown,
+    RoundScore,
+    SideScore,
+    score_round,
+    scores_apart,
+    side_breakdown,
+    standings,
+)
 
 STANDARD = build_rules("standard")
 BY_SCORE = build_rules("standard", {"meld_minimum_mode": "by_score"})
@@ -234,6 +242,49 @@ def test_side_breakdown_scores_a_side_without_validating_it() -> None:
 def test_a_round_that_is_impossible_is_refused_rather_than_scored() -> None:
     with pytest.raises(ProblemsError):
         score_round(STANDARD, RoundEntry(1, (SideEntry(name="Us", melded=45),)))
+
+
+def refused(entry: RoundEntry, rules: RuleSet = STANDARD) -> list[Problem]:
+    with pytest.raises(ProblemsError) as raised:
+        score_round(rules, entry)
+    return raised.value.problems
+
+
+def scores_of(scores: tuple[SideScore | None, ...]) -> list[int | None]:
+    return [None if side is None else side.score for side in scores]
+
+
+def test_a_refused_round_still_scores_each_side_that_no_problem_concerns() -> None:
+    entry = RoundEntry(
+        1,
+        (
+            SideEntry(name="Typing", clean_books=1),  # books, their cards not entered yet
+            SideEntry(name="Done", melded=90, leftover=40),
+            SideEntry(name="Out", melded=60, went_out=True),  # without the books to go out
+        ),
+    )
+
+    assert scores_of(scores_apart(STANDARD, entry, refused(entry))) == [None, 50, None]
+
+
+def test_a_problem_of_the_whole_table_concerns_the_sides_whose_fields_add_up_to_it() -> None:
+    entry = RoundEntry(
+        1,
+        (
+            SideEntry(name="Us", melded=60, red_threes=5),
+            SideEntry(name="Them", red_threes_held=4),
+            SideEntry(name="You", melded=70),
+        ),
+        players=3,  # four decks: eight red threes
+    )
+
+    assert scores_of(scores_apart(STANDARD, entry, refused(entry))) == [None, None, 70]
+
+
+def test_a_problem_of_the_whole_table_that_names_no_sides_field_concerns_every_side() -> None:
+    problem = Problem("round", "This match has 4 rounds.")
+
+    assert [problem.concerns(side) for side in range(3)] == [True, True, True]
 
 
 def test_a_round_checked_before_is_scored_without_being_checked_again() -> None:

@@ -316,6 +316,24 @@ def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does
     expect(page.locator("#sides-0-melded_points")).to_have_value("3l0")
 
 
+def test_a_side_whose_entry_is_refused_while_typing_leaves_the_other_sides_scored(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    open_round_one_of_a_new_match(page, live_server, "Halfway")
+    fill_side(page, 1, {"clean_books": 1, "melded_points": 200})
+    live_total(page, 1).to_have_text("700")
+
+    fill_side(page, 0, {"clean_books": 1})  # the book first, its cards next
+
+    live_total(page, 0).to_have_text("–")
+    expect(page.locator("[data-side='0'] [data-problems]")).not_to_be_empty()
+    live_total(page, 1).to_have_text("700")
+    expect(page.locator("[data-side='1'] [data-problems]")).to_be_hidden()
+    fill_side(page, 0, {"melded_points": 310})
+    live_total(page, 0).to_have_text("810")
+
+
 def test_a_player_alone_beside_a_pair_is_told_while_typing_to_go_out_holding_nothing(
     stored_match: Callable[[dict[str, object]], dict[str, str]], new_page: Callable[..., Page]
 ) -> None:
