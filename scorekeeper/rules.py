@@ -176,11 +176,9 @@ class RuleSet:
         """Return the most wild cards a dirty book may hold."""
         return self.most_wilds_in_meld(BOOK_SIZE)
 
-    def most_wilds_carried(self, naturals: int) -> int | None:
+    def most_wilds_carried(self, naturals: int) -> int:
         """Return the most wild cards that `naturals` natural cards can hold in melds of their
-        ranks; None where wild cards may also meld on their own."""
-        if self.wild_books_allowed:
-            return None
+        ranks."""
         per_meld = self._most_wilds_by_naturals
         # most[n]: the most wilds n naturals hold, over every way to share them among melds.
         most = [0] * (naturals + 1)

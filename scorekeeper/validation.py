@@ -11,6 +11,7 @@ from scorekeeper.labels import field_label
 from scorekeeper.problems import N_, T_, FieldOfSide, Problem, ProblemsError, Term
 from scorekeeper.rules import (
     BOOK_SIZE,
+    MELD_SIZES,
     MELDED_KINDS,
     NATURAL_KINDS,
     RED_THREES_PER_DECK,
@@ -141,7 +142,7 @@ def _side_problems(rules: RuleSet, entry: RoundEntry, index: int, side: SideEntr
         _multiple_problems,
         _rule_problems,
         _book_problems,
-        _carried_wild_problems,
+        _counted_meld_problems,
         _minimum_problems,
     )
     for check in checks:
@@ -276,25 +277,57 @@ def _naturals_books_need(rules: RuleSet, side: SideEntry) -> int:
     return BOOK_SIZE * side.clean_books + side.dirty_books * (BOOK_SIZE - rules.most_wilds_in_book)
 
 
-def _carried_wild_problems(
+def _counted_meld_problems(
     rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
 ) -> Iterator[Problem]:
-    """Refuse counted wild cards that the natural ones could not hold, where wild cards never
-    meld on their own."""
+    """Refuse melded counts that no melds could hold: fewer cards than a meld, or wild cards
+    that the natural cards cannot carry and that cannot meld on their own."""
     melded = side.melded
-    if not isinstance(melded, CardCounts) or side.wild_books:  # wild books: refused already
+    if not isinstance(melded, CardCounts) or not melded.total:
         return
-    naturals, wilds = _of_kinds(melded, NATURAL_KINDS), _of_kinds(melded, WILD_KINDS)
-    most = rules.most_wilds_carried(naturals)
-    if most is not None and wilds > most:
+    least = MELD_SIZES[0]
+    if not side.book_count and melded.total < least:  # books: their own check counts cards
+        template = N_(
+            "%(side)s: a meld holds at least %(least)s cards, more than the %(count)s that "
+            "melded counts show; count every melded card, or none if the side did not meld."
+        )
+        yield _side_problem(entry, index, "melded", template, count=melded.total, least=least)
+        return
+    yield from _uncarried_wild_problems(rules, entry, index, side, melded)
+
+
+def _uncarried_wild_problems(
+    rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry, melded: CardCounts
+) -> Iterator[Problem]:
+    # A clean book's natural cards carry no wild card, and a wild book's wild cards need none.
+    naturals = _of_kinds(melded, NATURAL_KINDS) - BOOK_SIZE * side.clean_books
+    wilds = _of_kinds(melded, WILD_KINDS) - BOOK_SIZE * side.wild_books
+    if naturals < 0 or wilds < 0:
+        return  # fewer cards than the books hold: their own check says so
+    most, least = rules.most_wilds_carried(naturals), MELD_SIZES[0]
+    if wilds <= most or (rules.wild_books_allowed and wilds >= least):
+        return
+    if rules.wild_books_allowed:
+        template = N_(
+            "%(side)s: melded counts leave wild cards that no natural card can hold, fewer than "
+            "the %(least)s that meld on their own; count every melded card, books included."
+        )
+        yield _side_problem(entry, index, "melded", template, least=least)
+        return
+    if side.clean_books:
+        template = N_(
+            "%(side)s: melded counts show %(wilds)s wild cards, but these rules allow no melds "
+            "of wild cards only, and the %(naturals)s natural cards outside clean books, which "
+            "hold none, hold at most %(most)s; count every melded card, books included."
+        )
+    else:
         template = N_(
             "%(side)s: melded counts show %(wilds)s wild cards, but these rules allow no melds "
             "of wild cards only, and %(naturals)s natural cards hold at most %(most)s; count "
             "every melded card, books included."
         )
-        yield _side_problem(
-            entry, index, "melded", template, wilds=wilds, naturals=naturals, most=most
-        )
+    params = {"wilds": wilds, "naturals": naturals, "most": most}
+    yield _side_problem(entry, index, "melded", template, **params)
 
 
 def _book_params(side: SideEntry) -> dict[str, object]:

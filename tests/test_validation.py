@@ -313,12 +313,68 @@ def test_counted_wilds_the_naturals_cannot_hold_are_refused_without_wild_melds(
         pytest.param("partnership-11", CardCounts(aces=8, twos=4), id="two melds of 4 + 2"),
         pytest.param("simple", CardCounts(eights_to_kings=4, twos=3), id="4 naturals, 3 wilds"),
         pytest.param("standard", CardCounts(jokers=3), id="wild melds allowed"),
+        pytest.param("standard", CardCounts(eights_to_kings=3, jokers=3), id="a meld of each"),
     ],
 )
 def test_counted_wilds_that_melds_of_naturals_can_hold_pass(
     preset: str, melded: CardCounts
 ) -> None:
     assert problems_of(us(melded=melded), rules=build_rules(preset)) == []
+
+
+@pytest.mark.parametrize(
+    "melded",
+    [
+        pytest.param(CardCounts(jokers=1), id="a joker"),
+        pytest.param(CardCounts(aces=1, jokers=1), id="an ace and a joker"),
+        pytest.param(CardCounts(eights_to_kings=2), id="a pair"),
+    ],
+)
+def test_melded_counts_of_fewer_cards_than_a_meld_are_refused(melded: CardCounts) -> None:
+    problem = assert_refused(problems_of(us(melded=melded)), 0, "melded")
+
+    assert problem.message() == (
+        f"Us: a meld holds at least 3 cards, more than the {melded.total} that melded counts "
+        "show; count every melded card, or none if the side did not meld."
+    )
+
+
+@pytest.mark.parametrize(
+    "melded",
+    [
+        pytest.param(CardCounts(aces=3, jokers=2), id="two jokers, one carried"),
+        pytest.param(CardCounts(aces=1, twos=1, jokers=1), id="one natural holds none"),
+    ],
+)
+def test_one_or_two_wild_cards_the_naturals_cannot_hold_are_refused_with_wild_melds(
+    melded: CardCounts,
+) -> None:
+    problem = assert_refused(problems_of(us(melded=melded)), 0, "melded")
+
+    assert problem.message() == (
+        "Us: melded counts leave wild cards that no natural card can hold, fewer than the 3 "
+        "that meld on their own; count every melded card, books included."
+    )
+
+
+def test_wild_cards_beside_clean_books_need_other_natural_cards_to_hold_them() -> None:
+    side = us(clean_books=2, melded=CardCounts(eights_to_kings=14, jokers=3))
+
+    problem = assert_refused(problems_of(side, rules=build_rules("partnership-11")), 0, "melded")
+
+    assert "the 0 natural cards outside clean books, which hold none, hold at most 0;" in (
+        problem.message()
+    )
+    # Where wild cards meld on their own, the three make a meld; two could not.
+    assert problems_of(side) == []
+    two = us(clean_books=2, melded=CardCounts(eights_to_kings=14, twos=2))
+    assert assert_refused(problems_of(two), 0, "melded")
+
+
+def test_a_dirty_books_wild_cards_are_held_by_its_natural_cards() -> None:
+    side = us(dirty_books=1, melded=CardCounts(eights_to_kings=5, twos=2))
+
+    assert problems_of(side, rules=build_rules("partnership-11")) == []
 
 
 def test_red_threes_laid_down_where_the_rules_only_hold_them_are_refused() -> None:
