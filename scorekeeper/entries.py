@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
-from scorekeeper.rules import MELDED_KINDS, BookCounts, CardKind, CardValues
+from scorekeeper.rules import MELDED_KINDS, MIN_PLAYERS, BookCounts, CardKind, CardValues
 
 
 @dataclass(frozen=True)
@@ -115,9 +115,13 @@ class RoundEntry:
 
     @property
     def player_count(self) -> int:
+        """Return the players at the table: as given, else the sides' players, else one per side
+        entered, but never fewer than a game needs, as when one side is scored alone."""
         if self.players is not None:
             return self.players
-        return len(self.sides) if self.side_players is None else sum(self.side_players)
+        if self.side_players is not None:
+            return sum(self.side_players)
+        return max(len(self.sides), MIN_PLAYERS)
 
     def most_players_of(self, index: int) -> int:
         """Return how many players side `index` has, or at most has: every other side has one

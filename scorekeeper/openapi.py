@@ -12,6 +12,8 @@ from scorekeeper.i18n import LANGUAGES
 from scorekeeper.melds import RANKS
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     PRESETS,
     SETTING_KEYS,
     SETTING_RANGES,
@@ -25,7 +27,7 @@ from scorekeeper.rules import (
 from scorekeeper.scoring import Breakdown
 from scorekeeper.store.edit_tokens import REPEAT_WINDOW
 from scorekeeper.store.operations import KEEP_OPERATIONS, MAX_OPERATION_ID_LENGTH
-from scorekeeper.validation import MAX_PLAYERS, MIN_PLAYERS, MIN_SIDES
+from scorekeeper.validation import MIN_SIDES
 
 _INTEGER = {"type": "integer"}
 _COUNT = {"type": "integer", "minimum": 0}

@@ -57,6 +57,8 @@ _CARDS_PER_DECK = {
     CardKind.BLACK_THREES: 2,
 }
 RED_THREES_PER_DECK = 2
+MIN_PLAYERS = 2  # one alone plays no game
+MAX_PLAYERS = 6
 BOOK_SIZE = 7
 MELD_SIZES = range(3, BOOK_SIZE + 1)
 MELDED_KINDS = tuple(kind for kind in CardKind if kind is not CardKind.BLACK_THREES)

@@ -11,8 +11,10 @@ from scorekeeper.labels import field_label
 from scorekeeper.problems import N_, T_, FieldOfSide, Problem, ProblemsError, Term
 from scorekeeper.rules import (
     BOOK_SIZE,
+    MAX_PLAYERS,
     MELD_SIZES,
     MELDED_KINDS,
+    MIN_PLAYERS,
     NATURAL_KINDS,
     RED_THREES_PER_DECK,
     WILD_KINDS,
@@ -21,9 +23,7 @@ from scorekeeper.rules import (
     RuleSet,
 )
 
-MIN_PLAYERS = 2  # one alone plays no game
 MIN_SIDES = 2  # a match is played against somebody
-MAX_PLAYERS = 6
 _COUNT_FIELDS = (
     "clean_books",
     "dirty_books",
@@ -88,7 +88,6 @@ def check_round_number(rules: RuleSet, round_number: int) -> None:
 
 def _round_level_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     yield from round_number_problems(rules, entry.round_number)
-    # A table left unstated has one player per side entered, so one side may be scored alone.
     fewest_players = max(MIN_PLAYERS, len(entry.sides))
     if not 1 <= len(entry.sides) <= MAX_PLAYERS:
         template = N_("Enter between 1 and %(most)s sides.")

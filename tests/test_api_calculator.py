@@ -347,6 +347,19 @@ def test_each_sides_players_give_the_table_its_decks(post: Post) -> None:
     assert post("score", {"round": 1, "sides": sides, "side_players": [3, 3]}).status_code == 200
 
 
+def test_one_side_scored_alone_draws_from_the_decks_of_a_table_of_two_at_least(
+    post: Post,
+) -> None:
+    # partnership-11 has a deck per player: two at least, which hold four red threes.
+    body = {"round": 1, "sides": [{"name": "Us", "red_threes_held": 3}]}
+
+    response = post("score", {"rules": {"preset": "partnership-11"}, **body})
+
+    assert response.status_code == 200
+    assert response.json is not None
+    assert response.json["sides"][0]["score"] == -900
+
+
 def test_too_many_of_a_card_names_the_sides_fields_that_add_up_to_it(post: Post) -> None:
     sides = [{"name": "Us", "red_threes": 5}, {"name": "Them", "red_threes_held": 4}]
 

@@ -91,6 +91,13 @@ def test_the_players_default_to_one_per_side(players: int | None, count: int, si
     assert entry.plays_alone(0) is single
 
 
+def test_one_side_scored_alone_sits_at_a_table_of_at_least_two() -> None:
+    entry = RoundEntry(1, (SideEntry(),))
+
+    assert entry.player_count == 2
+    assert not entry.plays_alone(0)  # it may be a pair
+
+
 def test_each_sides_players_count_where_the_match_says_them() -> None:
     entry = RoundEntry(1, (SideEntry(), SideEntry(), SideEntry()), 5, side_players=(1, 2, 2))
 

@@ -34,9 +34,15 @@ from scorekeeper.forms.house_rules import HouseRule, house_rules, house_rules_fo
 from scorekeeper.i18n import LANGUAGES, problem_message
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import Problem, ProblemsError
-from scorekeeper.rules import DEFAULT_PRESET, PRESETS, RuleSet, build_rules
+from scorekeeper.rules import (
+    DEFAULT_PRESET,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PRESETS,
+    RuleSet,
+    build_rules,
+)
 from scorekeeper.store import SideSpec
-from scorekeeper.validation import MAX_PLAYERS, MIN_PLAYERS
 
 Validator = Callable[[FlaskForm, Field], None]
 

@@ -26,9 +26,8 @@ from scorekeeper.printing.documents import (
     report_html,
     sheet_pdf,
 )
-from scorekeeper.rules import DEFAULT_PRESET, PRESETS, Preset, house_rule_keys
+from scorekeeper.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, Preset, house_rule_keys
 from scorekeeper.rules_card import Phrase, Section, points_text
-from scorekeeper.validation import MAX_PLAYERS
 
 bp = Blueprint("printing", __name__)
 

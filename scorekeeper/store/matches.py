@@ -18,9 +18,9 @@ from scorekeeper.labels import field_label
 from scorekeeper.models import Match, Player, Round, Side, db, table_of
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import N_, Problem, ProblemsError
-from scorekeeper.rules import DEFAULT_PRESET, RuleSet, build_rules
+from scorekeeper.rules import DEFAULT_PRESET, MAX_PLAYERS, RuleSet, build_rules
 from scorekeeper.store.statements import DriverStatement
-from scorekeeper.validation import MAX_PLAYERS, MIN_SIDES
+from scorekeeper.validation import MIN_SIDES
 
 EDIT_TOKEN_BYTES = 32
 PUBLIC_ID_BYTES = 16
