@@ -118,6 +118,7 @@ def round_score_json(result: RoundScore) -> dict[str, Any]:
 
 
 def side_score_json(side: SideScore) -> dict[str, Any]:
+    """Return one side's score in a round as the API shows it."""
     return {
         "name": side.name,
         "score": side.score,

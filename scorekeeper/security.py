@@ -81,7 +81,7 @@ class SecurityHeaders:
     own, and any answer made outside its request handling.
 
     Headers are constants here, so they are appended as they are, where a Flask response checks
-    and replaces each one: that took a twentieth of a round submission's instructions.
+    and replaces each one: that took about a fiftieth of a round submission's instructions.
     """
 
     def __init__(self, app: WSGIApplication) -> None:
