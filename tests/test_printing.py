@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.pdf import PdfRenderer, StaticOnlyFetcher
 from scorekeeper.rules import PRESETS
 
@@ -87,6 +88,12 @@ def test_pocket_cards_repeat_the_essentials_four_times(download: Download) -> No
     assert text.count("Clean books needed 2") == 4
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_pocket_cards_numbers_print_whole(download: Download, paper: str) -> None:
+    text = text_of(download("/rules/standard/pocket.pdf", paper=paper))
+    assert text.count("Wild book, only wilds 1,500") == 4
+
+
 def test_the_blank_sheet_prints_each_rounds_meld_minimum(download: Download) -> None:
     text = text_of(download("/rules/standard/sheet.pdf", sides=["Us", "Them"]))
     for round_number, minimum in enumerate(PRESETS["standard"].rules.meld_minimums, start=1):
@@ -108,6 +115,19 @@ def test_six_named_sides_fit_one_page(download: Download, paper: str) -> None:
     response = download("/rules/partnership-11/sheet.pdf", sides=sides, paper=paper)
     assert len(reader(response).pages) == 1
     assert all(side in text_of(response) for side in sides)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_six_sides_fit_one_page_in_every_language(
+    client: FlaskClient, language: str, paper: str
+) -> None:
+    # Each language's labels and hints sit on one line each: a wrapped line is taller.
+    query = {"sides": ["A", "B", "C", "D", "E", "F"], "paper": paper}
+    headers = {"Accept-Language": language}
+    response = client.get("/rules/standard/sheet.pdf", query_string=query, headers=headers)
+
+    assert len(reader(response).pages) == 1
 
 
 def test_a_blank_sheet_without_names_has_two_columns_to_write_in(download: Download) -> None:

@@ -15,6 +15,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import store
 from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.pdf import StaticOnlyFetcher
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
@@ -183,6 +184,46 @@ def test_the_match_sheet_follows_a_by_score_minimum(
     text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/sheet.pdf"))
     assert "meld minimum by running score" in text
     assert "Below 0 15" in text and "3,000 and more 120" in text
+
+
+def test_the_match_sheet_prints_a_large_minimum_as_a_number(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    stored = create_match(overrides={"meld_minimums": [50, 90, 120, 1500]})
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/sheet.pdf"))
+    assert "Round 4 meld minimum 1,500" in text
+
+
+def test_every_page_of_a_match_pdf_says_what_it_belongs_to_in_its_footer(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    five_rounds = {"rounds": 5, "meld_minimums": [50, 90, 120, 150, 180]}
+    stored = create_match("Long evening", overrides=five_rounds)
+
+    response = fetch_pdf(client, f"/m/{stored.public_id}/sheet.pdf")
+
+    footers = [page.extract_text().splitlines()[-1] for page in pages(response)]
+    assert footers == [
+        "Hand and Foot · Long evening score sheet 1 / 2",
+        "Hand and Foot · Long evening score sheet 2 / 2",
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_longest_match_sheet_fits_one_page_in_every_language(
+    client: FlaskClient, create_match: CreateMatch, language: str, paper: str
+) -> None:
+    # Six players by score under partnership-11: a line more per round for the minimum, and
+    # one for the deal bonus.
+    sides = [(name, (name,)) for name in "ABCDEF"]
+    overrides = {"meld_minimum_mode": "by_score"}
+    stored = create_match(preset="partnership-11", overrides=overrides, sides=sides)
+
+    url = f"/m/{stored.public_id}/sheet.pdf"
+    response = client.get(url, query_string={"paper": paper}, headers={"Accept-Language": language})
+
+    assert len(pages(response)) == 1
 
 
 @pytest.mark.parametrize("kind", MATCH_PDFS)
