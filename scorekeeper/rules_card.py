@@ -124,17 +124,19 @@ class RulesCard:
         return line in self.house_rules
 
     @property
-    def house_rule_lines(self) -> tuple[Line, ...]:
-        """Return the lines that differ from the preset, in card order."""
-        lines = (line for section in self.sections for line in section.lines)
-        return tuple(line for line in lines if self.is_house_rule(line))
+    def house_rule_sections(self) -> tuple[Section, ...]:
+        """Return the sections cut down to the lines that differ from the preset, each under
+        its heading, which says what a line such as "Round 1 60" is about."""
+        return self._cut(self.is_house_rule)
 
     @property
     def pocket_sections(self) -> tuple[Section, ...]:
         """Return the sections cut down to the essentials that a pocket card holds."""
-        cut = (
-            replace(s, lines=tuple(line for line in s.lines if line.pocket)) for s in self.sections
-        )
+        return self._cut(lambda line: line.pocket)
+
+    def _cut(self, keep: Callable[[Line], bool]) -> tuple[Section, ...]:
+        """Return the sections with only the lines to `keep`, leaving out those left empty."""
+        cut = (replace(s, lines=tuple(filter(keep, s.lines))) for s in self.sections)
         return tuple(section for section in cut if section.lines)
 
 
@@ -233,7 +235,8 @@ def _minimums(rules: RuleSet) -> Iterator[Line]:
 
 
 def _by_score_minimums() -> Iterator[Line]:
-    yield note(N_("The minimum goes by the side's running score."))
+    # On the pocket card too: without it, "Below 0" says nothing of what is below 0.
+    yield Line(say(N_("The minimum goes by the side's running score.")))
     ascending = sorted(BY_SCORE_MINIMUMS)
     lowest = ascending[0][0]
     yield Line(say(N_("Below %(score)s"), score=lowest), points(BY_SCORE_MINIMUM_BELOW_ZERO))
@@ -264,6 +267,12 @@ def _melds(preset: str, rules: RuleSet) -> Iterator[Line]:
         yield Line(
             say(N_("Most wilds in any meld")), points(rules.max_wilds_per_meld), pocket=False
         )
+        if rules.most_wilds_in_book < rules.max_wilds_per_meld:
+            # A cap above what the share of naturals allows changes nothing: say so beside it.
+            template = N_(
+                "With that share of naturals, no meld holds more than %(most)s, books included."
+            )
+            yield note(template, most=rules.most_wilds_in_book)
     yield from _wilds_by_meld_size(rules)
     allowed = say(N_("allowed")) if rules.wild_books_allowed else say(N_("not allowed"))
     yield Line(say(N_("Melds of wilds only")), allowed)

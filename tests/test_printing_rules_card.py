@@ -27,7 +27,7 @@ def card_lines(card: RulesCard) -> dict[str, str]:
 
 
 def house_rule_labels(card: RulesCard) -> list[str]:
-    return [text(line.label) for line in card.house_rule_lines]
+    return [text(line.label) for section in card.house_rule_sections for line in section.lines]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -126,6 +126,32 @@ def test_meld_minimums_by_score_print_the_canasta_table() -> None:
     )
     assert "Round 1" not in lines
     assert "3000 and more" in house_rule_labels(card)
+
+
+def test_the_by_score_pocket_card_keeps_what_its_score_ranges_are_of() -> None:
+    card = rules_card("standard", build_rules("standard", {"meld_minimum_mode": "by_score"}))
+    pocket = {text(line.label) for section in card.pocket_sections for line in section.lines}
+    assert "The minimum goes by the side's running score." in pocket
+    assert "Below 0" in pocket
+
+
+def test_a_cap_on_wilds_that_the_share_of_naturals_never_reaches_says_so() -> None:
+    card = rules_card("standard", build_rules("standard", {"max_wilds_per_meld": 3}))
+    note = "With that share of naturals, no meld holds more than 2, books included."
+    assert house_rule_labels(card) == ["Most wilds in any meld", note]
+    exceeding = build_rules(
+        "standard", {"max_wilds_per_meld": 3, "wild_ratio": "naturals_exceed_wilds"}
+    )
+    assert note.replace("2", "3") not in card_lines(rules_card("standard", exceeding))
+
+
+def test_the_house_rules_stand_under_the_headings_of_their_parts_of_the_card() -> None:
+    rules = build_rules("standard", {"meld_minimums": [60, 90, 120, 150], "going_out_bonus": 0})
+    sections = rules_card("standard", rules).house_rule_sections
+    assert [(text(s.title), [text(line.label) for line in s.lines]) for s in sections] == [
+        ("Opening meld minimum", ["Round 1"]),
+        ("Going out", ["Going-out bonus"]),
+    ]
 
 
 def test_a_whole_pile_pickup_says_so() -> None:
