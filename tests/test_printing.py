@@ -7,12 +7,14 @@ import re
 from collections.abc import Callable
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.pdf import PdfRenderer, StaticOnlyFetcher
+from scorekeeper.printing import requested_sides
 from scorekeeper.rules import PRESETS
 
 A4 = (595, 842)  # points, rounded
@@ -135,11 +137,36 @@ def test_a_blank_sheet_without_names_has_two_columns_to_write_in(download: Downl
 
 
 @pytest.mark.parametrize(
+    ("query", "sides"),
+    [
+        pytest.param({}, ("", ""), id="two unless asked"),
+        pytest.param({"columns": "5", "sides": [""] * 6}, ("",) * 5, id="five to write in"),
+        pytest.param(
+            {"columns": "4", "sides": ["Ann", "", "Cy"]}, ("Ann", "", "Cy", ""), id="some"
+        ),
+        pytest.param({"columns": "2", "sides": ["A", "B", "C"]}, ("A", "B", "C"), id="names first"),
+    ],
+)
+def test_a_blank_sheet_has_the_columns_asked_for_or_that_its_names_need(
+    app: Flask, query: dict[str, object], sides: tuple[str, ...]
+) -> None:
+    with app.test_request_context("/rules/standard/sheet.pdf", query_string=query):
+        assert requested_sides() == sides
+
+
+def test_a_blank_sheet_of_six_columns_to_write_in_prints_on_one_page(download: Download) -> None:
+    assert len(reader(download("/rules/standard/sheet.pdf", columns=6)).pages) == 1
+
+
+@pytest.mark.parametrize(
     ("query", "message"),
     [
         ({"sides": [f"S{n}" for n in range(7)]}, b"room for 6 sides"),
         ({"sides": ["x" * 61]}, b"at most 60 characters"),
         ({"paper": "a5"}, b"paper must be one of: a4, letter"),
+        ({"columns": "7"}, b"columns must be a number from 2 to 6"),
+        ({"columns": "three"}, b"columns must be a number from 2 to 6"),
+        ({"columns": "6", "sides": [f"S{n}" for n in range(7)]}, b"room for 6 sides"),
     ],
 )
 def test_an_impossible_sheet_request_is_answered_400_with_the_reason(
@@ -230,6 +257,7 @@ def test_the_rules_page_offers_every_preset_and_its_pdfs(client: FlaskClient) ->
     for kind in PRESET_PDFS:
         assert f'formaction="/rules/standard/{kind}.pdf"' in page
     assert "Round 3" in page and "120" in page
+    assert 'name="columns" value="2" checked' in page and 'name="columns" value="6"' in page
 
 
 def test_a_preset_page_shows_that_presets_rules(client: FlaskClient) -> None:

@@ -34,7 +34,7 @@ bp = Blueprint("printing", __name__)
 # Regions that print on US Letter by default; everywhere else prints on A4 (issue 6).
 LETTER_REGIONS = frozenset({"US", "CA"})
 PAPER_LABELS = {Paper.A4: _l("A4"), Paper.LETTER: _l("US Letter")}
-BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers when no side is named
+BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers unless asked for more
 SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
 MAX_FILE_NAME = 80
 RETRY_SLOW_PDF_AFTER = 60  # seconds: the page says "in a minute"
@@ -91,18 +91,34 @@ def requested_paper() -> Paper:
 
 
 def requested_sides() -> tuple[str, ...]:
-    """Return the side names of `?sides=`, blank ones left to write in, at least two columns."""
+    """Return the side names of `?sides=`, blank ones left to write in, in as many columns as
+    `?columns=` asks (two unless it says more), or as the names need."""
     names = [name.strip() for name in request.args.getlist("sides")]
     while names and not names[-1]:
         names.pop()
-    if len(names) > MAX_PLAYERS:
+    columns = max(requested_columns(), len(names))
+    if columns > MAX_PLAYERS:
         abort(
             400, description=gettext("A score sheet has room for %(most)s sides.", most=MAX_PLAYERS)
         )
     if any(len(name) > MAX_NAME_LENGTH for name in names):
         message = gettext("Side names have at most %(most)s characters.", most=MAX_NAME_LENGTH)
         abort(400, description=message)
-    return tuple(names) + ("",) * (BLANK_SHEET_SIDES - len(names))
+    return tuple(names) + ("",) * (columns - len(names))
+
+
+def requested_columns() -> int:
+    """Return the columns `?columns=` asks a blank sheet for; answer 400 to a number that is
+    none or out of range."""
+    value = request.args.get("columns", str(BLANK_SHEET_SIDES))
+    if not value.isdecimal() or not BLANK_SHEET_SIDES <= int(value) <= MAX_PLAYERS:
+        message = gettext(
+            "columns must be a number from %(least)s to %(most)s.",
+            least=BLANK_SHEET_SIDES,
+            most=MAX_PLAYERS,
+        )
+        abort(400, description=message)
+    return int(value)
 
 
 def download(pdf: bytes, title: str) -> Response:
@@ -163,7 +179,7 @@ def rules_page(preset: Preset) -> str:
         presets=PRESETS.values(),
         card=printed.card(),
         paper=requested_paper(),
-        max_sides=MAX_PLAYERS,
+        column_choices=range(BLANK_SHEET_SIDES, MAX_PLAYERS + 1),
         max_name_length=MAX_NAME_LENGTH,
     )
 
