@@ -228,8 +228,8 @@ def _minimums(rules: RuleSet) -> Iterator[Line]:
             yield Line(say(N_("Round %(round)s"), round=number), points(minimum))
     yield note(
         N_(
-            "A side's first meld of the round must reach it. Only the pile's top card and the "
-            "hand cards melded with it count, never red threes or book bonuses."
+            "A side's first meld of the round must reach it. Of a pile taken, only its top card "
+            "and the hand cards melded with it count; red threes and book bonuses never do."
         )
     )
 
