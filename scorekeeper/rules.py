@@ -180,15 +180,37 @@ class RuleSet:
 
     def most_wilds_carried(self, naturals: int) -> int:
         """Return the most wild cards that `naturals` natural cards can hold in melds of their
-        ranks."""
+        ranks, in constant time for any count, however absurd."""
+        carried = self._most_wilds_carried
+        if naturals < len(carried):
+            return carried[naturals]
+        # Past the table, a best sharing always holds a meld of the best share of naturals.
+        size, wilds = self._best_share
+        melds = -(-(naturals - len(carried) + 1) // size)  # enough to land inside the table
+        return carried[naturals - melds * size] + melds * wilds
+
+    @cached_property
+    def _best_share(self) -> tuple[int, int]:
+        """Return the natural cards of the meld that holds the most wilds for each natural, and
+        those wilds."""
         per_meld = self._most_wilds_by_naturals
-        # most[n]: the most wilds n naturals hold, over every way to share them among melds.
-        most = [0] * (naturals + 1)
-        for total in range(1, naturals + 1):
-            most[total] = max(
-                most[total - n] + per_meld[n] for n in range(1, min(total, BOOK_SIZE) + 1)
+        size = max(range(1, BOOK_SIZE + 1), key=lambda n: (per_meld[n] / n, -n))
+        return size, per_meld[size]
+
+    @cached_property
+    def _most_wilds_carried(self) -> tuple[int, ...]:
+        """Return the most wilds n naturals hold, over every way to share them among melds, for
+        every n up to where a best sharing surely holds a meld of the best share: of any
+        `size` melds of other shares, some hold a multiple of `size` naturals together, which
+        melds of the best share would hold as well; so a best sharing needs fewer than `size`
+        of them, fewer than BOOK_SIZE * size naturals."""
+        per_meld = self._most_wilds_by_naturals
+        most = [0]
+        for total in range(1, BOOK_SIZE * (BOOK_SIZE + 1) + 1):
+            most.append(
+                max(most[total - n] + per_meld[n] for n in range(1, min(total, BOOK_SIZE) + 1))
             )
-        return most[naturals]
+        return tuple(most)
 
     @cached_property
     def _most_wilds_by_naturals(self) -> tuple[int, ...]:

@@ -360,6 +360,19 @@ def test_one_side_scored_alone_draws_from_the_decks_of_a_table_of_two_at_least(
     assert response.json["sides"][0]["score"] == -900
 
 
+@pytest.mark.parametrize("preset", ["standard", "simple"])
+def test_an_absurd_count_of_cards_is_refused_as_more_than_the_decks_hold(
+    post: Post, preset: str
+) -> None:
+    # Counting the wilds such naturals could carry once took memory in proportion to them.
+    side = {"name": "Us", "melded": {"aces": 10**12, "twos": 3}}
+
+    response = post("score", {"rules": {"preset": preset}, "round": 1, "sides": [side]})
+
+    assert response.status_code == 422
+    assert (None, "aces") in errors_of(response)  # the table's aces, over the decks' supply
+
+
 def test_too_many_of_a_card_names_the_sides_fields_that_add_up_to_it(post: Post) -> None:
     sides = [{"name": "Us", "red_threes": 5}, {"name": "Them", "red_threes_held": 4}]
 

@@ -10,6 +10,7 @@ import pytest
 from scorekeeper.labels import setting_label
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import (
+    BOOK_SIZE,
     PRESETS,
     SETTING_KEYS,
     BookCounts,
@@ -528,6 +529,37 @@ def test_the_most_wilds_in_a_meld_follow_the_ratio_and_the_cap(
 )
 def test_a_dirty_book_holds_as_many_wilds_as_a_meld_of_seven(rules: RuleSet, expected: int) -> None:
     assert rules.most_wilds_in_book == expected == rules.most_wilds_in_meld(7)
+
+
+CAPS_AND_RATIOS = [
+    RuleSet(wild_ratio=ratio, max_wilds_per_meld=cap)
+    for ratio in WildRatio
+    for cap in (None, 1, 2, 3, 4)
+]
+
+
+def every_sharing(rules: RuleSet, naturals: int) -> list[int]:
+    """Return the most wilds 0 to `naturals` naturals hold, trying every way to share them."""
+
+    def one_meld(n: int) -> int:
+        return max(w for w in range(BOOK_SIZE - n + 1) if w <= rules.most_wilds_in_meld(n + w))
+
+    most = [0]
+    for total in range(1, naturals + 1):
+        shares = range(1, min(total, BOOK_SIZE) + 1)
+        most.append(max(most[total - n] + one_meld(n) for n in shares))
+    return most
+
+
+@pytest.mark.parametrize("rules", CAPS_AND_RATIOS)
+def test_the_wilds_natural_cards_carry_are_the_best_sharing_among_melds(rules: RuleSet) -> None:
+    expected = every_sharing(rules, 400)
+    assert [rules.most_wilds_carried(n) for n in range(401)] == expected
+
+
+def test_the_wilds_carried_by_an_absurd_count_of_naturals_come_at_once() -> None:
+    # Counts as typed reach this before the decks' supply refuses them.
+    assert RuleSet().most_wilds_carried(10**15) == 10**15 // 2
 
 
 @pytest.mark.parametrize(
