@@ -166,7 +166,7 @@ def _import_document(document: object, prefix: str) -> CreatedMatch:
 
 def _problem_line(problem: Problem) -> str:
     # A command has no request to choose a language from: the messages stay in English.
-    return f"  {problem.field}: {problem.message(str)}"
+    return f"  {problem.field}: {problem.message()}"
 
 
 def init_app(app: Flask) -> None:

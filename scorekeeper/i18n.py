@@ -13,7 +13,7 @@ from typing import TypeGuard
 
 from babel import Locale
 from flask import request
-from flask_babel import format_decimal, gettext
+from flask_babel import format_decimal, get_translations, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
@@ -83,12 +83,12 @@ def browsers_language(accept_language: str) -> str:
 
 def problem_dict(problem: Problem) -> dict[str, object]:
     """Return a domain problem as an API error, in the request's language."""
-    return problem.as_dict(gettext, _problem_number)
+    return problem.as_dict(get_translations(), _problem_number)
 
 
 def problem_message(problem: Problem) -> str:
     """Return a domain problem's message in the request's language."""
-    return problem.message(gettext, _problem_number)
+    return problem.message(get_translations(), _problem_number)
 
 
 def _problem_number(number: int) -> str:

@@ -5,12 +5,44 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeGuard
+from gettext import NullTranslations
+from typing import Protocol, TypeGuard
+
+# Messages stay in English where no language is asked for: the CLI, the domain's own errors.
+ENGLISH = NullTranslations()
+
+
+class Translations(Protocol):
+    """A language's messages, as `gettext` and Babel's catalogs give them."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
 
 
 def N_(message: str) -> str:
     """Mark a message for extraction; the web layer translates it when it is shown."""
     return message
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A message whose wording follows one of its numbers, such as "1 deck" and "2 decks"."""
+
+    singular: str
+    plural: str
+    count: str  # the parameter whose number picks the form
+
+    def translated(self, translations: Translations, params: Mapping[str, object]) -> str:
+        count = params[self.count]
+        assert is_whole_number(count), f"{self.count} picks the form: a whole number"
+        return translations.ngettext(self.singular, self.plural, count)
+
+
+def NP_(singular: str, plural: str, count: str) -> Plural:
+    """Mark a message with plural forms for extraction; `count` names the parameter whose
+    number picks the form in each language."""
+    return Plural(singular, plural, count)
 
 
 class Term(str):
@@ -29,12 +61,12 @@ FieldOfSide = tuple[int, str]  # a side's index and one of its fields
 class Problem:
     """One thing wrong with an entry: where it is, and a message saying how to fix it.
 
-    The message is a template with ``%(name)s`` placeholders so that it can be translated
-    before the parameters are filled in.
+    The message is a template with ``%(name)s`` placeholders, or a `Plural` of two, so that it
+    can be translated before the parameters are filled in.
     """
 
     field: str
-    template: str
+    template: str | Plural
     params: Mapping[str, object] = dataclasses.field(default_factory=dict)
     side: int | None = None
     # A problem of the whole table, such as more of a card than the decks hold: the sides'
@@ -42,11 +74,13 @@ class Problem:
     adds_up: tuple[FieldOfSide, ...] = ()
 
     def message(
-        self, translate: Callable[[str], str] = str, number: Callable[[int], str] = str
+        self, translations: Translations = ENGLISH, number: Callable[[int], str] = str
     ) -> str:
-        """Return the message in the language `translate` gives, numbers shown by `number`."""
-        params = {key: _shown(value, translate, number) for key, value in self.params.items()}
-        return translate(self.template) % params
+        """Return the message in the language of `translations`, numbers shown by `number`."""
+        params = {key: _shown(value, translations, number) for key, value in self.params.items()}
+        if isinstance(self.template, Plural):
+            return self.template.translated(translations, self.params) % params
+        return translations.gettext(self.template) % params
 
     def concerns(self, side: int) -> bool:
         """Tell whether the problem is side `side`'s: its own, or one of the whole table that
@@ -63,14 +97,14 @@ class Problem:
         )
 
     def as_dict(
-        self, translate: Callable[[str], str] = str, number: Callable[[int], str] = str
+        self, translations: Translations = ENGLISH, number: Callable[[int], str] = str
     ) -> dict[str, object]:
         """Return the problem as the API's error object; a problem of the whole table also
         names the sides' fields that add up to it."""
         error: dict[str, object] = {
             "side": self.side,
             "field": self.field,
-            "message": self.message(translate, number),
+            "message": self.message(translations, number),
         }
         if self.adds_up:
             error["adds_up"] = [{"side": side, "field": field} for side, field in self.adds_up]
@@ -83,11 +117,11 @@ def is_whole_number(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _shown(value: object, translate: Callable[[str], str], number: Callable[[int], str]) -> object:
+def _shown(value: object, translations: Translations, number: Callable[[int], str]) -> object:
     if isinstance(value, Term):
-        return translate(value)
+        return translations.gettext(value)
     if isinstance(value, Problem):
-        return value.message(translate, number)
+        return value.message(translations, number)
     if is_whole_number(value):
         return number(value)
     return value

@@ -8,7 +8,7 @@ from math import gcd
 
 from scorekeeper.entries import COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.labels import field_label
-from scorekeeper.problems import N_, T_, FieldOfSide, Problem, ProblemsError, Term
+from scorekeeper.problems import N_, NP_, T_, FieldOfSide, Plural, Problem, ProblemsError, Term
 from scorekeeper.rules import (
     BOOK_SIZE,
     MAX_PLAYERS,
@@ -64,7 +64,7 @@ def side_label(entry: RoundEntry, index: int) -> str:
 
 
 def _side_problem(
-    entry: RoundEntry, index: int, field: str, template: str, **params: object
+    entry: RoundEntry, index: int, field: str, template: str | Plural, **params: object
 ) -> Problem:
     params = {"side": side_label(entry, index), "field": field_label(field), **params}
     return Problem(field=field, template=template, params=params, side=index)
@@ -90,12 +90,15 @@ def _round_level_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem
     yield from round_number_problems(rules, entry.round_number)
     fewest_players = max(MIN_PLAYERS, len(entry.sides))
     if not 1 <= len(entry.sides) <= MAX_PLAYERS:
-        template = N_("Enter between 1 and %(most)s sides.")
+        template: str | Plural = N_("Enter between 1 and %(most)s sides.")
         yield Problem(field="sides", template=template, params={"most": MAX_PLAYERS})
     elif entry.players is not None and not fewest_players <= entry.players <= MAX_PLAYERS:
-        template = N_(
+        template = NP_(
+            "players is %(players)s, but %(sides)s side needs between %(least)s and %(most)s "
+            "players: enter a number in that range.",
             "players is %(players)s, but %(sides)s sides need between %(least)s and %(most)s "
-            "players: enter a number in that range."
+            "players: enter a number in that range.",
+            "sides",
         )
         params = {
             "players": entry.players,
@@ -114,15 +117,20 @@ def _side_players_problems(entry: RoundEntry) -> Iterator[Problem]:
         return
     total = sum(counts)
     if len(counts) != len(entry.sides) or min(counts, default=0) < 1:
-        template = N_(
+        template: str | Plural = NP_(
+            "side_players must give the %(sides)s side entered its players, 1 or more.",
             "side_players must give each of the %(sides)s sides its players, 1 or more, "
-            "in the order of the sides."
+            "in the order of the sides.",
+            "sides",
         )
         yield Problem("side_players", template, {"sides": len(entry.sides)})
     elif not MIN_PLAYERS <= total <= MAX_PLAYERS:
-        template = N_(
+        template = NP_(
+            "side_players adds up to %(total)s player, but a table seats between %(least)s "
+            "and %(most)s.",
             "side_players adds up to %(total)s players, but a table seats between %(least)s "
-            "and %(most)s."
+            "and %(most)s.",
+            "total",
         )
         params = {"total": total, "least": MIN_PLAYERS, "most": MAX_PLAYERS}
         yield Problem("side_players", template, params)
@@ -355,9 +363,12 @@ def _deal_bonus_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]
     for index, side in enumerate(entry.sides):
         most_players = entry.most_players_of(index)
         if side.deal_bonus > most_players:
-            template = N_(
+            template: str | Plural = NP_(
                 "%(side)s: deal bonuses for %(count)s players, but the side has at most "
-                "%(most)s players."
+                "%(most)s player.",
+                "%(side)s: deal bonuses for %(count)s players, but the side has at most "
+                "%(most)s players.",
+                "most",
             )
             yield _side_problem(
                 entry, index, "deal_bonus", template, count=side.deal_bonus, most=most_players
@@ -459,9 +470,12 @@ def _book_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
     )
     for needed, per_deck, what in needs:
         if needed > per_deck * decks:
-            template = N_(
+            template = NP_(
+                "The sides' books need at least %(needed)s %(what)s, but %(decks)s deck holds "
+                "only %(most)s that go into books: check the clean, dirty and wild books.",
                 "The sides' books need at least %(needed)s %(what)s, but %(decks)s decks hold "
-                "only %(most)s that go into books: check the clean, dirty and wild books."
+                "only %(most)s that go into books: check the clean, dirty and wild books.",
+                "decks",
             )
             params = {"needed": needed, "what": what, "decks": decks, "most": per_deck * decks}
             adds_up = tuple(_entered_fields(entry, ("clean_books", "dirty_books", "wild_books")))
@@ -515,15 +529,22 @@ def _wild_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
         return
     params = {"needed": books_need + counted, "size": BOOK_SIZE, "decks": decks, "most": most}
     if counted:
-        template = N_(
+        template = NP_(
+            "The sides entered at least %(needed)s wild cards, counting %(size)s in each wild "
+            "book and 1 in each dirty book entered as points, but %(decks)s deck holds only "
+            "%(most)s: check the books and the counts of twos and jokers.",
             "The sides entered at least %(needed)s wild cards, counting %(size)s in each wild "
             "book and 1 in each dirty book entered as points, but %(decks)s decks hold only "
-            "%(most)s: check the books and the counts of twos and jokers."
+            "%(most)s: check the books and the counts of twos and jokers.",
+            "decks",
         )
     else:
-        template = N_(
+        template = NP_(
             "The sides' books need at least %(needed)s wild cards (%(size)s a wild book, 1 a "
-            "dirty book), but %(decks)s decks hold only %(most)s: check the dirty and wild books."
+            "dirty book), but %(decks)s deck holds only %(most)s: check the dirty and wild books.",
+            "The sides' books need at least %(needed)s wild cards (%(size)s a wild book, 1 a "
+            "dirty book), but %(decks)s decks hold only %(most)s: check the dirty and wild books.",
+            "decks",
         )
     # The books of sides whose books need wild cards of their own, then the counted ones.
     needing = (index for index, side in enumerate(entry.sides) if _wilds_books_need(side))
@@ -560,9 +581,12 @@ def _point_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Ite
     points = sum(side.melded_points(values) + side.leftover_points(values) for side in entry.sides)
     deck_points = decks * values.deck_points
     if points > deck_points:
-        template = N_(
+        template = NP_(
+            "The sides entered %(points)s points of cards, but %(decks)s deck holds only "
+            "%(most)s: check the melded and left-over points.",
             "The sides entered %(points)s points of cards, but %(decks)s decks hold only "
-            "%(most)s: check the melded and left-over points."
+            "%(most)s: check the melded and left-over points.",
+            "decks",
         )
         params = {"points": points, "decks": decks, "most": deck_points}
         # No field is named beside it: every side's points add up to it, and the one typed
@@ -578,9 +602,12 @@ def _supply_problem(
     decks: int,
     adds_up: tuple[FieldOfSide, ...],
 ) -> Problem:
-    template = N_(
+    template = NP_(
+        "The sides entered %(total)s %(what)s, but %(decks)s deck holds only %(most)s: "
+        "check the counts of %(what)s.",
         "The sides entered %(total)s %(what)s, but %(decks)s decks hold only %(most)s: "
-        "check the counts of %(what)s."
+        "check the counts of %(what)s.",
+        "decks",
     )
     params = {"total": total, "what": what, "decks": decks, "most": per_deck * decks}
     return Problem(field=field, template=template, params=params, adds_up=adds_up)

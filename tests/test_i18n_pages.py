@@ -253,6 +253,32 @@ def test_numbers_in_a_refusal_are_written_as_the_language_writes_them(
         assert one_space(WILD_BOOK_POINTS[language].replace("500", hundreds)) in message
 
 
+@pytest.mark.parametrize(
+    ("language", "rounds", "says"),
+    [
+        ("en", 1, "the match has 1 round, so give 1 minimum, not 2."),
+        ("en", 4, "the match has 4 rounds, so give 4 minimums, not 2."),
+        ("nl", 1, "het spel heeft 1 ronde, dus geef 1 minimum, niet 2."),
+        ("nl", 4, "het spel heeft 4 rondes, dus geef 4 minima, niet 2."),
+        ("be", 1, "у матчы 1 раўнд, таму дайце 1 мінімум, а не 2."),
+        ("be", 4, "у матчы 4 раўнды, таму дайце 4 мінімумы, а не 2."),
+        ("be", 5, "у матчы 5 раўндаў, таму дайце 5 мінімумаў, а не 2."),
+    ],
+)
+def test_a_refusal_words_its_nouns_by_their_number_in_each_language(
+    client: FlaskClient, language: str, rounds: int, says: str
+) -> None:
+    overrides = {"rounds": rounds, "meld_minimums": [50, 90]}
+    response = client.post(
+        "/api/v1/score",
+        json={"rules": {"overrides": overrides}, "round": 1, "sides": [{"name": "A"}]},
+        headers={"Accept-Language": language},
+    )
+
+    assert response.status_code == 422
+    assert says in response.get_json()["errors"][0]["message"]
+
+
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_a_number_too_long_to_group_is_refused_with_its_digits(
     client: FlaskClient, language: str

@@ -60,7 +60,7 @@ def test_melds_under_the_minimum_say_how_many_points_are_missing(
     page = checked(client, create_match(), meld(0, "5", naturals=3), meld(1, "A", naturals=1))
 
     assert verdict(page) == "Not yet: 35 points short of the 50 needed."
-    assert "Meld 2 has 1 cards; a meld has 3 to 7." in page
+    assert "Meld 2 has 1 card; a meld has 3 to 7." in page
 
 
 def test_an_illegal_meld_is_named_by_its_row_and_counts_nothing(

@@ -138,7 +138,7 @@ FIVE = {f"players-{i}": name for i, name in enumerate("Ann Bob Cy Di Ed".split()
         (
             {**FOUR, "house-meld_minimums": "50, 90"},
             "house-meld_minimums",
-            "Meld minimum of each round has 2 values but the match has 4 rounds",
+            "Meld minimum of each round: the match has 4 rounds, so give 4 minimums, not 2.",
         ),
         (
             {**FOUR, "house-going_out_requires__wild": "1", "house-wild_books_allowed": "no"},

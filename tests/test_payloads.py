@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gettext import NullTranslations
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from scorekeeper.payloads import (
     parse_rules,
     parse_side,
 )
-from scorekeeper.problems import Problem, ProblemsError
+from scorekeeper.problems import NP_, Problem, ProblemsError
 from scorekeeper.rules import PRESETS, build_rules
 
 
@@ -282,13 +283,39 @@ def test_an_optional_integer_of_the_wrong_type_is_refused(value: object) -> None
     assert fields_of(problems) == [(None, "round")]
 
 
-def test_a_side_problem_is_translated_with_its_side_and_its_message() -> None:
-    french = {
+class French(NullTranslations):
+    """A few messages in French, the rest left in English: singulars for 0 and 1, as French has."""
+
+    MESSAGES = {
         "%(side)s: %(problem)s": "%(side)s : %(problem)s",
         "%(field)s must be true or false.": "%(field)s doit être vrai ou faux.",
     }
+
+    def gettext(self, message: str) -> str:
+        return self.MESSAGES.get(message, message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return "%(count)s carte de %(who)s" if n <= 1 else "%(count)s cartes de %(who)s"
+
+
+def test_a_side_problem_is_translated_with_its_side_and_its_message() -> None:
     _, [problem] = parse_side({"name": "Nous", "went_out": "oui"}, 1, name_required=True)
 
-    assert problem.message(lambda text: french.get(text, text)) == (
-        "Nous : went out doit être vrai ou faux."
-    )
+    assert problem.message(French()) == "Nous : went out doit être vrai ou faux."
+
+
+@pytest.mark.parametrize(
+    ("count", "english", "french"),
+    [
+        (0, "0 cards of Us", "0 carte de Us"),
+        (1, "1 card of Us", "1 carte de Us"),
+        (2, "2 cards of Us", "2 cartes de Us"),
+    ],
+)
+def test_a_plural_message_takes_the_form_its_number_asks_in_each_language(
+    count: int, english: str, french: str
+) -> None:
+    template = NP_("%(count)s card of %(who)s", "%(count)s cards of %(who)s", "count")
+    problem = Problem("melded", template, {"count": count, "who": "Us"})
+
+    assert (problem.message(), problem.message(French())) == (english, french)

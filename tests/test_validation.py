@@ -727,3 +727,25 @@ def test_a_problems_numbers_are_shown_as_the_caller_writes_numbers() -> None:
 
     assert problem.message() == "Us: 1800 points, True"
     assert problem.message(number=lambda n: f"{n:,}") == "Us: 1,800 points, True"
+
+
+@pytest.mark.parametrize(
+    ("decks", "says"),
+    [(1, "but 1 deck holds only 2: check the counts of red threes."), (2, "but 2 decks hold")],
+)
+def test_a_refusal_says_deck_or_decks_as_their_number_asks(decks: int, says: str) -> None:
+    rules = replace(STANDARD, decks=decks)
+    sides = (us(red_threes=3 * decks), them())
+
+    assert says in assert_refused(problems_of(*sides, rules=rules), None, "red_threes").message()
+
+
+def test_a_refusal_of_a_side_of_one_player_says_player() -> None:
+    sides = (us(melded=90, deal_bonus=2), them(melded=90))
+    rules = build_rules("partnership-11")
+
+    problem = assert_refused(problems_of(*sides, rules=rules, players=2), 0, "deal_bonus")
+
+    assert problem.message() == (
+        "Us: deal bonuses for 2 players, but the side has at most 1 player."
+    )
