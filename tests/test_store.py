@@ -263,8 +263,12 @@ def test_an_earlier_round_that_would_break_a_later_one_is_refused(stored: Stored
     with pytest.raises(ProblemsError) as error:
         store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))  # Us to 2565: a 90 minimum
 
+    header, *later = error.value.problems
     assert problem_fields(error) == {"round"}
-    assert "round 2" in error.value.problems[0].message()
+    assert "round 2" in header.message()
+    # Round 2's own problems, told as the change's: no side of round 1 is wrong.
+    assert later and {problem.side for problem in later} == {None}
+    assert all(problem.message().startswith("Round 2: ") for problem in later)
     assert [row.number for row in match.rounds] == [2]
 
 
