@@ -111,6 +111,19 @@ def scores(app: Flask, pages: MatchPages) -> list[tuple[int, ...]]:
         return [tuple(side.score for side in scored.score.sides) for scored in view.rounds]
 
 
+# -- Every page of a match -----------------------------------------------------------------------
+
+
+def test_no_page_of_a_match_gives_two_elements_one_id(pages: Callable[..., MatchPages]) -> None:
+    match = pages()
+    match.enter(1)
+    urls = (match.edit, match.view, match.new_round, match.round(1), f"{match.edit}/share")
+
+    for url in urls:
+        ids = re.findall(r'\sid="([^"]+)"', match.page(url))
+        assert len(ids) == len(set(ids)), f"{url}: {sorted(i for i in ids if ids.count(i) > 1)}"
+
+
 # -- Entering a round ----------------------------------------------------------------------------
 
 
