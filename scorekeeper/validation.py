@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import lru_cache, reduce
 from math import gcd
 
@@ -42,7 +43,52 @@ def check_round(rules: RuleSet, entry: RoundEntry) -> None:
 
 
 def round_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
-    """Return every impossible part of the entry, the whole round's first."""
+    """Return every impossible part of the entry, the whole round's first; where the entry
+    does not say how many play and more players would lift a problem, say so too."""
+    problems = _found_problems(rules, entry)
+    if problems and entry.players is None and entry.side_players is None:
+        problems += _unstated_players_problems(rules, entry, problems)
+    return problems
+
+
+def _unstated_players_problems(
+    rules: RuleSet, entry: RoundEntry, problems: list[Problem]
+) -> Iterator[Problem]:
+    """Yield a note of the players counted, when some of the problems found with them would go
+    with more: a side of one that went out holding cards, more cards than the decks hold."""
+    at_most = replace(entry, players=MAX_PLAYERS)
+    with_most = {_what_and_where(problem) for problem in _found_problems(rules, at_most)}
+    lifted = [problem for problem in problems if _what_and_where(problem) not in with_most]
+    if not lifted:
+        return
+    template = N_(
+        "players was not given, so these checks counted %(players)s players at the table: "
+        "enter players if more sit at it."
+    )
+    # Beside the fields of the problems it would lift: those sides' scores wait on it.
+    params = {"players": entry.player_count}
+    yield Problem("players", template, params, adds_up=_fields_of_all(lifted))
+
+
+def _what_and_where(problem: Problem) -> tuple[str | Plural, str, int | None]:
+    return problem.template, problem.field, problem.side
+
+
+def _fields_of_all(problems: list[Problem]) -> tuple[FieldOfSide, ...]:
+    """Return the sides' fields that the problems are shown beside, or none where one of them
+    is every side's."""
+    fields: list[FieldOfSide] = []
+    for problem in problems:
+        if problem.side is not None:
+            fields.append((problem.side, problem.field))
+        elif problem.adds_up:
+            fields += problem.adds_up
+        else:
+            return ()
+    return tuple(dict.fromkeys(fields))
+
+
+def _found_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
     problems = list(_round_level_problems(rules, entry))
     if problems:
         return problems

@@ -229,6 +229,23 @@ def test_a_refused_round_gives_the_scores_of_the_sides_no_problem_concerns(post:
     assert (them["name"], them["score"], them["breakdown"]["melded"]) == ("Them", 90, 90)
 
 
+def test_a_refusal_that_players_would_lift_says_so_and_keeps_the_other_sides_score(
+    post: Post,
+) -> None:
+    # Two pairs, players left out: Us went out while a partner still held 40 points of cards.
+    went_out = {"name": "Us", "clean_books": 2, "dirty_books": 2, "melded_points": 300}
+    sides = [{**went_out, "went_out": True, "leftover_points": 40}, {"name": "Them"}]
+
+    response = post("score", {"round": 1, "sides": sides})
+
+    assert response.status_code == 422
+    assert errors_of(response) == [(0, "leftover"), (None, "players")]
+    assert response.json is not None
+    assert "enter players" in response.json["errors"][1]["message"]
+    assert response.json["sides"][1]["score"] == 0
+    assert post("score", {"round": 1, "players": 4, "sides": sides}).status_code == 200
+
+
 def test_every_problem_of_a_round_is_answered_at_once(post: Post) -> None:
     body = {
         "round": 1,

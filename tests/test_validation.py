@@ -749,3 +749,44 @@ def test_a_refusal_of_a_side_of_one_player_says_player() -> None:
     assert problem.message() == (
         "Us: deal bonuses for 2 players, but the side has at most 1 player."
     )
+
+
+@pytest.mark.parametrize(
+    "sides",
+    [
+        pytest.param((us(**OUT, leftover=40), them(melded=100)), id="a partner left holding cards"),
+        pytest.param((us(red_threes=4), them(red_threes=4)), id="more red threes than 3 decks"),
+    ],
+)
+def test_a_refusal_that_more_players_would_lift_says_how_many_were_counted(
+    sides: tuple[SideEntry, ...],
+) -> None:
+    problems = problems_of(*sides, players=None)
+
+    note = assert_refused(problems, None, "players")
+    assert note.message() == (
+        "players was not given, so these checks counted 2 players at the table: "
+        "enter players if more sit at it."
+    )
+    assert problems_of(*sides, players=4) == []
+
+
+def test_a_refusal_that_no_number_of_players_lifts_says_nothing_of_them() -> None:
+    # 7 decks, for the most players a table seats, hold 14 red threes.
+    problems = problems_of(us(red_threes=8), them(red_threes=7), players=None)
+
+    assert [(problem.side, problem.field) for problem in problems] == [(None, "red_threes")]
+
+
+def test_the_players_counted_go_unmentioned_where_the_sides_players_are_given() -> None:
+    entry = RoundEntry(1, (us(**OUT, leftover=40), them(melded=100)), side_players=(1, 1))
+
+    assert [problem.field for problem in round_problems(STANDARD, entry)] == ["leftover"]
+
+
+def test_the_note_of_the_players_counted_concerns_only_the_sides_it_would_change() -> None:
+    problems = problems_of(us(**OUT, leftover=40), them(melded=100), players=None)
+
+    note = assert_refused(problems, None, "players")
+    assert note.adds_up == ((0, "leftover"),)
+    assert (note.concerns(0), note.concerns(1)) == (True, False)
