@@ -48,12 +48,13 @@ _VALUE_KEYS = {
     CardKind.FOURS_TO_SEVENS: "four_to_seven",
     CardKind.BLACK_THREES: "black_three",
 }
+SUITS = 4  # cards of each rank in a deck
 _CARDS_PER_DECK = {
     CardKind.JOKERS: 2,
-    CardKind.TWOS: 4,
-    CardKind.ACES: 4,
-    CardKind.EIGHTS_TO_KINGS: 6 * 4,
-    CardKind.FOURS_TO_SEVENS: 4 * 4,
+    CardKind.TWOS: SUITS,
+    CardKind.ACES: SUITS,
+    CardKind.EIGHTS_TO_KINGS: 6 * SUITS,
+    CardKind.FOURS_TO_SEVENS: 4 * SUITS,
     CardKind.BLACK_THREES: 2,
 }
 RED_THREES_PER_DECK = 2
@@ -63,6 +64,7 @@ BOOK_SIZE = 7
 MELD_SIZES = range(3, BOOK_SIZE + 1)
 MELDED_KINDS = tuple(kind for kind in CardKind if kind is not CardKind.BLACK_THREES)
 NATURAL_KINDS = (CardKind.ACES, CardKind.EIGHTS_TO_KINGS, CardKind.FOURS_TO_SEVENS)
+NATURAL_RANKS = sum(kind.per_deck for kind in NATURAL_KINDS) // SUITS  # A, K ... 4: 11
 WILD_KINDS = (CardKind.JOKERS, CardKind.TWOS)
 
 # The canasta-style minimum by running score (ja-canasta-variant): (lowest score, minimum).

@@ -17,7 +17,9 @@ from scorekeeper.rules import (
     MELDED_KINDS,
     MIN_PLAYERS,
     NATURAL_KINDS,
+    NATURAL_RANKS,
     RED_THREES_PER_DECK,
+    SUITS,
     WILD_KINDS,
     CardKind,
     CardValues,
@@ -527,6 +529,49 @@ def _book_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
             adds_up = tuple(_entered_fields(entry, ("clean_books", "dirty_books", "wild_books")))
             yield Problem("clean_books", template, params, adds_up=adds_up)
             return  # the first need the decks cannot meet says what to check
+    yield from _rank_supply_problems(rules, entry, decks)
+
+
+def _rank_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:
+    """Refuse clean and dirty books that the decks cannot make rank by rank: a book's natural
+    cards are of one rank, which each deck has only SUITS of, so one deck makes no clean
+    book and two decks at most one of each rank."""
+    clean = sum(side.clean_books for side in entry.sides)
+    dirty = sum(side.dirty_books for side in entry.sides)
+    least = BOOK_SIZE - rules.most_wilds_in_book  # a dirty book's natural cards
+    most_dirty = most_dirty_books(SUITS * decks, least)
+    if clean < len(most_dirty) and dirty <= most_dirty[clean]:
+        return
+    template = NP_(
+        "The sides' clean and dirty books need more natural cards of one rank than %(decks)s "
+        "deck holds: it has %(per_rank)s of each rank, and a clean book takes %(size)s of one "
+        "rank, a dirty book at least %(least)s. Check the clean and dirty books.",
+        "The sides' clean and dirty books need more natural cards of one rank than %(decks)s "
+        "decks hold: they have %(per_rank)s of each rank, and a clean book takes %(size)s of "
+        "one rank, a dirty book at least %(least)s. Check the clean and dirty books.",
+        "decks",
+    )
+    params = {"decks": decks, "per_rank": SUITS * decks, "size": BOOK_SIZE, "least": least}
+    adds_up = tuple(_entered_fields(entry, ("clean_books", "dirty_books")))
+    yield Problem("clean_books", template, params, adds_up=adds_up)
+
+
+@lru_cache(maxsize=64)
+def most_dirty_books(per_rank: int, least: int) -> tuple[int, ...]:
+    """Return the most dirty books that the natural ranks make beside each number of clean
+    books they can make, each rank holding `per_rank` natural cards and each dirty book at
+    least `least` of them."""
+    clean_per_rank = per_rank // BOOK_SIZE
+    most = [0]  # by clean books, over the ranks shared out so far
+    for _rank in range(NATURAL_RANKS):
+        most = [
+            max(
+                most[before] + (per_rank - BOOK_SIZE * (clean - before)) // least
+                for before in range(max(0, clean - clean_per_rank), min(clean, len(most) - 1) + 1)
+            )
+            for clean in range(len(most) + clean_per_rank)
+        ]
+    return tuple(most)
 
 
 def _entered_fields(

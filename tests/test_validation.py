@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations_with_replacement
 from typing import Any
 
 import pytest
@@ -10,10 +11,17 @@ import pytest
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.labels import field_label
 from scorekeeper.problems import Problem, ProblemsError
-from scorekeeper.rules import CardKind, RuleSet, build_rules
-from scorekeeper.validation import check_round, check_round_number, points_step, round_problems
+from scorekeeper.rules import NATURAL_RANKS, CardKind, RuleSet, WildRatio, build_rules
+from scorekeeper.validation import (
+    check_round,
+    check_round_number,
+    most_dirty_books,
+    points_step,
+    round_problems,
+)
 
 STANDARD = build_rules("standard")
+DOUBLE, EXCEED = WildRatio.NATURALS_AT_LEAST_DOUBLE, WildRatio.NATURALS_EXCEED_WILDS
 OUT = {"clean_books": 2, "dirty_books": 2, "melded": 400, "went_out": True}
 
 
@@ -790,3 +798,51 @@ def test_the_note_of_the_players_counted_concerns_only_the_sides_it_would_change
     note = assert_refused(problems, None, "players")
     assert note.adds_up == ((0, "leftover"),)
     assert (note.concerns(0), note.concerns(1)) == (True, False)
+
+
+@pytest.mark.parametrize(
+    ("decks", "ratio", "clean", "dirty", "refused"),
+    [
+        pytest.param(1, DOUBLE, 1, 0, True, id="a clean book from one deck's 4 of a rank"),
+        pytest.param(1, DOUBLE, 0, 1, True, id="a dirty book of 5 naturals from one deck"),
+        pytest.param(1, EXCEED, 0, 2, False, id="dirty books of 4 naturals from one deck"),
+        pytest.param(2, DOUBLE, 11, 0, False, id="a clean book of each rank from two decks"),
+        pytest.param(2, DOUBLE, 12, 0, True, id="a twelfth clean book from two decks"),
+        pytest.param(2, DOUBLE, 10, 1, False, id="the eleventh rank's 8 naturals, a dirty book"),
+        pytest.param(2, DOUBLE, 10, 2, True, id="a second dirty book beside ten clean ones"),
+    ],
+)
+def test_books_need_natural_cards_of_one_rank_that_the_decks_hold(
+    decks: int, ratio: WildRatio, clean: int, dirty: int, refused: bool
+) -> None:
+    rules = replace(STANDARD, decks=decks, wild_ratio=ratio, max_wilds_per_meld=None)
+    # The cheapest cards that make the books, and the round's minimum: only ranks can be short.
+    books = us(clean_books=clean, dirty_books=dirty, melded=max(35 * clean + 50 * dirty, 50))
+
+    problems = problems_of(books, them(), rules=rules, players=2)
+
+    if not refused:
+        assert problems == []
+        return
+    [problem] = problems
+    entered = (("clean_books", clean), ("dirty_books", dirty))
+    assert problem.adds_up == tuple((0, field) for field, count in entered if count)
+    assert "natural cards of one rank" in problem.message()
+
+
+@pytest.mark.parametrize(("per_rank", "least"), [(4, 4), (8, 5), (12, 4), (16, 5), (20, 4)])
+def test_themost_dirty_books_beside_clean_ones_are_those_of_every_sharing_of_ranks(
+    per_rank: int, least: int
+) -> None:
+    # Every way each of the 11 ranks can hold clean and dirty books, in every combination.
+    holds = [
+        (clean, dirty)
+        for clean in range(per_rank // 7 + 1)
+        for dirty in range((per_rank - 7 * clean) // least + 1)
+    ]
+    most: dict[int, int] = {}
+    for ranks in combinations_with_replacement(holds, NATURAL_RANKS):
+        clean, dirty = (sum(column) for column in zip(*ranks, strict=True))
+        most[clean] = max(most.get(clean, 0), dirty)
+
+    assert most_dirty_books(per_rank, least) == tuple(most[clean] for clean in sorted(most))
