@@ -3,7 +3,7 @@ a page is about."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, make_response, render_template
+from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import store
@@ -21,8 +21,22 @@ def index() -> str:
 def error_page(error: HTTPException) -> Response:
     """Return an HTTP error as a page in the request's language, with the error's headers."""
     status = error.code or 500
-    html = render_template("error.html", code=status, message=http_error_message(error))
+    html = render_template(
+        "error.html",
+        code=status,
+        message=http_error_message(error),
+        view_url=_view_url_of_refused_edit_link(status),
+    )
     return with_error_headers(make_response(html, status), error)
+
+
+def _view_url_of_refused_edit_link(status: int) -> str | None:
+    """Return the view link of the match whose edit link this request was refused, if it was:
+    a new edit link may have replaced the one followed, and the view link still opens."""
+    arguments = request.view_args or {}
+    if status != 403 or "public_id" not in arguments or "token" not in arguments:
+        return None
+    return url_for("matches.view", public_id=arguments["public_id"], _external=True)
 
 
 def with_error_headers(response: Response, error: HTTPException) -> Response:

@@ -32,6 +32,24 @@
     save([{ ...entry, opened: Date.now() }, ...list.filter((item) => item.id !== opened.id)]);
   }
 
+  // An edit link this browser kept, refused where it was followed (a new one replaced it),
+  // gives way to the match's view link; a newer edit link kept for the match stays.
+  function revoke(revoked) {
+    save(
+      load().map((item) =>
+        item.role === "edit" && isHere(item.url) ? { ...item, url: revoked.url, role: "view" } : item,
+      ),
+    );
+  }
+
+  function isHere(url) {
+    try {
+      return new URL(url, window.location.href).href === window.location.href;
+    } catch {
+      return false;
+    }
+  }
+
   function isOwnLink(url) {
     try {
       return new URL(url, window.location.href).origin === window.location.origin;
@@ -61,5 +79,7 @@
 
   const opened = document.querySelector("[data-recent]");
   if (opened) remember(JSON.parse(opened.dataset.recent));
+  const refused = document.querySelector("[data-recent-revoked]");
+  if (refused) revoke(JSON.parse(refused.dataset.recentRevoked));
   document.querySelectorAll("[data-recent-list]").forEach(show);
 })();

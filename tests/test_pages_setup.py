@@ -146,6 +146,11 @@ FIVE = {f"players-{i}": name for i, name in enumerate("Ann Bob Cy Di Ed".split()
             "Wild books to go out: these rules forbid wild books",
         ),
         ({**FOUR, "players-1": "Ann"}, "players-1", "Another side is already called Ann"),
+        (
+            {**FOUR, "players-2": "C" * 30, "players-3": "D" * 30, "seating": "2x2"},
+            "team_names-1",
+            "Named after its players, this team's name would be longer than 60 characters",
+        ),
     ],
 )
 def test_a_set_up_the_rules_refuse_shows_why_next_to_the_field_keeps_the_entry_and_stores_nothing(

@@ -184,8 +184,27 @@ class MatchForm(FlaskForm):
     def validate(self, extra_validators: Mapping[str, Sequence[Validator]] | None = None) -> bool:
         """Check the fields, then the rules they choose, showing each problem by its field."""
         fields_valid = super().validate(extra_validators)
+        fields_valid = self._unnamed_teams_fit() and fields_valid
         self.chosen_rules = self._checked_rules()
         return fields_valid and self.chosen_rules is not None
+
+    def _unnamed_teams_fit(self) -> bool:
+        """Refuse a team left without a name whose players' names, joined, are too long to
+        name it: the table is asked for a name of its own, beside the empty box."""
+        if self.players.errors or self.seating.errors or self.seating_choice.teams is None:
+            return True
+        teams = self.seating_choice.split([field.data for field in self.filled_players()])
+        fit = True
+        for field, players in zip(self.team_names, teams, strict=False):
+            if not field.data and len(team_name(players)) > MAX_NAME_LENGTH:
+                message = gettext(
+                    "Named after its players, this team's name would be longer than %(most)s "
+                    "characters: give the team a shorter name here.",
+                    most=MAX_NAME_LENGTH,
+                )
+                add_error(field, message)
+                fit = False
+        return fit
 
     def _checked_rules(self) -> RuleSet | None:
         overrides = self.overrides()

@@ -250,6 +250,31 @@ def test_a_new_edit_link_replaces_the_old_one_on_this_device_and_the_old_one_sto
     expect(page.locator(".recent-list a")).to_have_attribute("href", new_link)
 
 
+def test_an_edit_link_replaced_on_another_phone_gives_way_to_the_view_link_here(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    keeper, partner = new_page(), new_page()
+    set_up_two_player_match(keeper, live_server, "Replaced")
+    old_link = keeper.locator("#edit-link").input_value()
+    partner.goto(old_link)  # the partner's phone keeps the edit link among its matches
+    keeper.goto(old_link)
+    keeper.locator("summary", has_text="Make a new edit link").tap()
+    keeper.get_by_role("button", name="Stop the old link and make a new one").tap()
+    expect(keeper.locator(".flash")).to_contain_text("the old one no longer opens the match")
+
+    response = partner.goto(old_link)
+
+    assert response is not None and response.status == 403
+    expect(partner.locator("main")).to_contain_text("If a new edit link was made for this match")
+    partner.wait_for_load_state("load")  # recent.js is deferred
+    partner.goto(f"{live_server}/recent")
+    listed = partner.locator(".recent-list a")
+    expect(listed).to_have_attribute("href", old_link.split("/edit/")[0])
+    expect(partner.locator(".recent-role")).to_have_text("You watch")
+    listed.tap()
+    expect(partner.locator("h1")).to_have_text("Replaced")
+
+
 def open_round_one_of_a_new_match(page: Page, base_url: str, name: str) -> None:
     set_up_two_player_match(page, base_url, name)
     page.goto(page.locator("#edit-link").input_value())
