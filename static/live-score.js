@@ -128,7 +128,8 @@
       const mine = errors.filter((error) => ofSide(error, index) && !shown.has(error.message));
       listProblems(card.querySelector("[data-problems]"), mine.map((error) => error.message));
     });
-    const others = errors.filter((error) => error.side === null || !cards[error.side]);
+    // Below the cards: what no card told, as a problem of the whole table that names no field.
+    const others = errors.filter((error) => !cards.some((_card, index) => ofSide(error, index)));
     listProblems(roundProblems, others.map((error) => error.message));
   }
 

@@ -180,6 +180,7 @@ def test_more_red_threes_than_the_decks_hold_are_told_in_each_card_that_counted_
         expect(page.locator(f"[data-side='{index}'] [data-problems]")).to_contain_text(
             "The sides entered 11 red threes, but 5 decks hold only 10"
         )
+    expect(page.locator("[data-problems-round]")).to_be_hidden()  # told in the cards, once each
     screenshot(page, "11-round-supply-refused")
 
 
