@@ -70,6 +70,7 @@ def test_an_illegal_meld_is_named_by_its_row_and_counts_nothing(
 
     assert verdict(page) == "Not yet: 50 points short of the 50 needed."
     assert "Meld 3 needs at least twice as many natural cards as wild cards." in page
+    assert '<p class="meld-points">50 points, not counted</p>' in page
 
 
 def test_a_second_unfinished_meld_of_a_rank_is_named_by_its_row_past_an_empty_one(
