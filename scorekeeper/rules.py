@@ -546,17 +546,29 @@ def build_rules(
         changes[key] = parsed
     if problems:
         raise ProblemsError(problems)
-    if "meld_minimums" not in changes and isinstance(changes.get("rounds"), int):
-        rules = _played_minimums(rules, changes["rounds"])
     rules = replace(rules, **changes)
+    # A single house rule changes what follows from it in the preset, unless set as well.
+    if "meld_minimums" not in changes and "rounds" in changes:
+        rules = _played_minimums(rules, rules.rounds)
+    if not rules.wild_books_allowed and not _sets_wild_books_to_go_out(overrides or {}):
+        rules = replace(rules, going_out_requires=replace(rules.going_out_requires, wild=0))
     _check_consistency(rules)
     return rules
 
 
 def _played_minimums(rules: RuleSet, rounds: int) -> RuleSet:
     """Return the rules with their minimums of `rounds` rounds: a table that plays fewer rounds
-    keeps the preset's minimums of the rounds it plays."""
-    return replace(rules, meld_minimums=rules.meld_minimums[:rounds])
+    keeps the preset's minimums of the rounds it plays, one that plays more keeps the last
+    round's minimum for the rounds after it."""
+    minimums = rules.meld_minimums
+    more = (minimums[-1],) * (rounds - len(minimums))
+    return replace(rules, meld_minimums=minimums[:rounds] + more)
+
+
+def _sets_wild_books_to_go_out(overrides: Mapping[str, object]) -> bool:
+    """Tell whether the overrides set the wild books a side needs to go out."""
+    required = overrides.get("going_out_requires")
+    return isinstance(required, Mapping) and "wild" in required
 
 
 def _check_consistency(rules: RuleSet) -> None:

@@ -110,6 +110,17 @@ def test_a_changed_house_rule_is_the_matchs_rule(client: FlaskClient, app: Flask
     assert (rules.hand_size, rules.wild_books_allowed, rules.foot_size) == (11, False, 13)
 
 
+def test_strict_rules_without_wild_books_need_none_to_go_out(
+    client: FlaskClient, app: Flask
+) -> None:
+    form = setup_form(**FOUR, preset="strict", **{"house-wild_books_allowed": "no"})
+
+    assert client.post("/matches/new", data=form).status_code == 303
+    with app.app_context():
+        [match] = db.session.scalars(db.select(Match))
+        assert store.rules_of(match).going_out_requires.wild == 0
+
+
 def test_showing_another_presets_values_creates_nothing(client: FlaskClient, app: Flask) -> None:
     response = client.post(
         "/matches/new", data=setup_form(**FOUR, preset="simple", show_preset="y")

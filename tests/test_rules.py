@@ -387,7 +387,11 @@ def test_values_that_real_tables_use_pass(overrides: dict[str, Any]) -> None:
         pytest.param(
             {"meld_minimums": [50, 90, 120, 150, 180]}, "meld_minimums", id="too many minimums"
         ),
-        pytest.param({"rounds": 5}, "meld_minimums", id="rounds without minimums for them"),
+        pytest.param(
+            {"rounds": 5, "meld_minimums": [50, 90, 120, 150]},
+            "meld_minimums",
+            id="more rounds than the minimums given",
+        ),
         pytest.param({"meld_minimums": [50, 90, -120, 150]}, "meld_minimums[2]", id="negative"),
         pytest.param({"meld_minimums": [50, 92, 120, 150]}, "meld_minimums[1]", id="not by 5"),
         pytest.param({"meld_minimums": [50, "90", 120, 150]}, "meld_minimums[1]", id="text"),
@@ -677,6 +681,18 @@ def test_fewer_rounds_keep_the_presets_minimums_of_the_rounds_played() -> None:
         90,
         120,
     )
+
+
+def test_more_rounds_keep_the_last_rounds_minimum_for_the_rounds_after_it() -> None:
+    # RULES.md section 4: a preset, then any single setting changed.
+    assert build_rules("standard", {"rounds": 6}).meld_minimums == (50, 90, 120, 150, 150, 150)
+
+
+def test_forbidding_wild_books_drops_the_wild_book_a_preset_needs_to_go_out() -> None:
+    # ja-gamerules' variations of the strict rules: no wild books.
+    rules = build_rules("strict", {"wild_books_allowed": False})
+
+    assert rules.going_out_requires == BookCounts(clean=2, dirty=2, wild=0)
 
 
 def test_the_entries_rules_leave_out_follow_their_settings() -> None:
