@@ -297,6 +297,21 @@ def test_going_back_to_a_saved_rounds_form_offers_the_next_round_not_the_saved_o
     expect(page.locator("#sides-0-melded_points")).to_have_value("")
 
 
+def test_the_message_of_a_saved_round_can_be_hidden_from_the_top_of_the_standings(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    open_round_one_of_a_new_match(page, live_server, "Dismissed")
+    fill_side(page, 0, {"melded_points": 60})
+    save_round(page, 1)
+    saved = page.locator(".flash", has_text="Round 1 is saved.")
+    expect(saved).to_be_visible()
+
+    page.get_by_role("button", name="Hide this message").tap()
+
+    expect(saved).to_be_hidden()
+
+
 def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does(
     live_server: str, new_page: Callable[..., Page]
 ) -> None:
