@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from scorekeeper.problems import N_, NP_, Plural, Problem
+from scorekeeper.problems import N_, NP_, Problem
 from scorekeeper.rules import BOOK_SIZE, MELD_SIZES, CardKind, RuleSet, WildRatio
 from scorekeeper.validation import check_round_number
 
@@ -95,10 +95,9 @@ def meld_problems(
         yield Problem(field, N_("Meld %(meld)s: threes never meld."), params)
         return
     if meld.rank not in RANKS:
-        template: str | Plural = N_(
-            "Meld %(meld)s: %(rank)s is not a rank; use A, K ... 4, or wild."
+        yield Problem(
+            field, N_("Meld %(meld)s: %(rank)s is not a rank; use A, K ... 4, or wild."), params
         )
-        yield Problem(field, template, params)
         return
     if min(meld.naturals, meld.twos, meld.jokers) < 0:
         yield Problem(field, N_("Meld %(meld)s: card counts cannot be negative."), params)

@@ -39,6 +39,10 @@ class Plural:
         return translations.ngettext(self.singular, self.plural, count)
 
 
+# A problem's message before it is translated: one wording, or a wording per number.
+Template = str | Plural
+
+
 def NP_(singular: str, plural: str, count: str) -> Plural:
     """Mark a message with plural forms for extraction; `count` names the parameter whose
     number picks the form in each language."""
@@ -66,7 +70,7 @@ class Problem:
     """
 
     field: str
-    template: str | Plural
+    template: Template
     params: Mapping[str, object] = dataclasses.field(default_factory=dict)
     side: int | None = None
     # A problem of the whole table, such as more of a card than the decks hold: the sides'
@@ -95,6 +99,12 @@ class Problem:
         return Problem(
             field=self.field, template=N_("%(side)s: %(problem)s"), params=params, side=side
         )
+
+    def of_round(self, number: int) -> Problem:
+        """Return this problem as one of the whole change, its message led by the round it is
+        in: a round other than the one a form or request names."""
+        params = {"round": number, "problem": self}
+        return Problem(field="round", template=N_("Round %(round)s: %(problem)s"), params=params)
 
     def as_dict(
         self, translations: Translations = ENGLISH, number: Callable[[int], str] = str

@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from scorekeeper.labels import ENTRY_LABELS, setting_label
-from scorekeeper.problems import N_, NP_, Plural, Problem, ProblemsError, Term, is_whole_number
+from scorekeeper.problems import N_, NP_, Problem, ProblemsError, Template, Term, is_whole_number
 
 
 class CardKind(enum.Enum):
@@ -364,7 +364,7 @@ SETTING_KEYS = tuple(f.name for f in fields(RuleSet))
 _Parser = Callable[[str, object], tuple[Any, list[Problem]]]
 
 
-def _problem(key: str, template: str | Plural, **params: object) -> Problem:
+def _problem(key: str, template: Template, **params: object) -> Problem:
     return Problem(field=key, template=template, params={"setting": setting_label(key), **params})
 
 
@@ -575,7 +575,7 @@ def _check_consistency(rules: RuleSet) -> None:
     problems = []
     by_round = rules.meld_minimum_mode is MeldMinimumMode.BY_ROUND
     if by_round and len(rules.meld_minimums) != rules.rounds:
-        template: str | Plural = NP_(
+        template: Template = NP_(
             "%(setting)s: the match has %(rounds)s round, so give %(rounds)s minimum, "
             "not %(count)s.",
             "%(setting)s: the match has %(rounds)s rounds, so give %(rounds)s minimums, "

@@ -9,7 +9,16 @@ from math import gcd
 
 from scorekeeper.entries import COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.labels import field_label
-from scorekeeper.problems import N_, NP_, T_, FieldOfSide, Plural, Problem, ProblemsError, Term
+from scorekeeper.problems import (
+    N_,
+    NP_,
+    T_,
+    FieldOfSide,
+    Problem,
+    ProblemsError,
+    Template,
+    Term,
+)
 from scorekeeper.rules import (
     BOOK_SIZE,
     MAX_PLAYERS,
@@ -72,7 +81,7 @@ def _unstated_players_problems(
     yield Problem("players", template, params, adds_up=_fields_of_all(lifted))
 
 
-def _what_and_where(problem: Problem) -> tuple[str | Plural, str, int | None]:
+def _what_and_where(problem: Problem) -> tuple[Template, str, int | None]:
     return problem.template, problem.field, problem.side
 
 
@@ -112,7 +121,7 @@ def side_label(entry: RoundEntry, index: int) -> str:
 
 
 def _side_problem(
-    entry: RoundEntry, index: int, field: str, template: str | Plural, **params: object
+    entry: RoundEntry, index: int, field: str, template: Template, **params: object
 ) -> Problem:
     params = {"side": side_label(entry, index), "field": field_label(field), **params}
     return Problem(field=field, template=template, params=params, side=index)
@@ -138,7 +147,7 @@ def _round_level_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem
     yield from round_number_problems(rules, entry.round_number)
     fewest_players = max(MIN_PLAYERS, len(entry.sides))
     if not 1 <= len(entry.sides) <= MAX_PLAYERS:
-        template: str | Plural = N_("Enter between 1 and %(most)s sides.")
+        template: Template = N_("Enter between 1 and %(most)s sides.")
         yield Problem(field="sides", template=template, params={"most": MAX_PLAYERS})
     elif entry.players is not None and not fewest_players <= entry.players <= MAX_PLAYERS:
         template = NP_(
@@ -165,7 +174,7 @@ def _side_players_problems(entry: RoundEntry) -> Iterator[Problem]:
         return
     total = sum(counts)
     if len(counts) != len(entry.sides) or min(counts, default=0) < 1:
-        template: str | Plural = NP_(
+        template: Template = NP_(
             "side_players must give the %(sides)s side entered its players, 1 or more.",
             "side_players must give each of the %(sides)s sides its players, 1 or more, "
             "in the order of the sides.",
@@ -411,7 +420,7 @@ def _deal_bonus_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]
     for index, side in enumerate(entry.sides):
         most_players = entry.most_players_of(index)
         if side.deal_bonus > most_players:
-            template: str | Plural = NP_(
+            template: Template = NP_(
                 "%(side)s: deal bonuses for %(count)s players, but the side has at most "
                 "%(most)s player.",
                 "%(side)s: deal bonuses for %(count)s players, but the side has at most "

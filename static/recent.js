@@ -43,18 +43,19 @@
   }
 
   function isHere(url) {
-    try {
-      return new URL(url, window.location.href).href === window.location.href;
-    } catch {
-      return false;
-    }
+    return resolved(url)?.href === window.location.href;
   }
 
   function isOwnLink(url) {
+    return resolved(url)?.origin === window.location.origin;
+  }
+
+  // A kept URL as this page reads it; null for one that is no URL (localStorage is editable).
+  function resolved(url) {
     try {
-      return new URL(url, window.location.href).origin === window.location.origin;
+      return new URL(url, window.location.href);
     } catch {
-      return false;
+      return null;
     }
   }
 

@@ -193,10 +193,9 @@ class MatchForm(FlaskForm):
         name it: the table is asked for a name of its own, beside the empty box."""
         if self.players.errors or self.seating.errors or self.seating_choice.teams is None:
             return True
-        teams = self.seating_choice.split([field.data for field in self.filled_players()])
         fit = True
-        for field, players in zip(self.team_names, teams, strict=False):
-            if not field.data and len(team_name(players)) > MAX_NAME_LENGTH:
+        for field, side in zip(self.team_names, self.side_specs(), strict=False):
+            if not field.data and len(side.name) > MAX_NAME_LENGTH:
                 message = gettext(
                     "Named after its players, this team's name would be longer than %(most)s "
                     "characters: give the team a shorter name here.",

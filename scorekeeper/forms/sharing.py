@@ -85,11 +85,9 @@ class ImportForm(FlaskForm):
     def _located(self, problem: Problem) -> str:
         """Return the problem's message, led by its round when it is in one."""
         found = _ROUND_FIELD.match(problem.field)
-        message = problem_message(problem)
-        if found is None:
-            return message
-        number = self._round_number(int(found[1]))
-        return gettext("Round %(round)s: %(problem)s", round=number, problem=message)
+        if found is not None:
+            problem = problem.of_round(self._round_number(int(found[1])))
+        return problem_message(problem)
 
     def _round_number(self, index: int) -> int:
         """Return the number the export gives its round at `index`, else its place in the list."""

@@ -394,15 +394,9 @@ def _rescored(
             raise
         template = N_("This would make round %(round)s impossible as entered: correct it first.")
         header = Problem("round", template, {"round": error.round_number})
-        later = [_of_later_round(error.round_number, problem) for problem in error.problems]
+        # Led by their round: their own sides and fields would point into the entry changed.
+        later = [problem.of_round(error.round_number) for problem in error.problems]
         raise ProblemsError([header, *later]) from None
-
-
-def _of_later_round(number: int, problem: Problem) -> Problem:
-    """Return a problem of a later round as one of the whole change, led by that round's
-    number: its own side and fields would point into the entry being changed."""
-    template = N_("Round %(round)s: %(problem)s")
-    return Problem("round", template, {"round": number, "problem": problem})
 
 
 def new_round_row(match: Match, scored: ScoredRound) -> Round:
