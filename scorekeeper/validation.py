@@ -505,9 +505,13 @@ def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     decks = rules.deck_count(entry.player_count)
     counted = list(_counted_supply_problems(entry, decks))
     yield from counted
-    if not counted:  # a kind over its supply says already that the wild cards are
-        yield from _wild_supply_problems(entry, decks)
-    yield from _book_supply_problems(rules, entry, decks)
+    # A kind over its supply says already that the wild cards are, and each of these what to
+    # check before the wild cards that books sharing ranks need.
+    wild = [] if counted else list(_wild_supply_problems(entry, decks))
+    books = list(_book_supply_problems(rules, entry, decks))
+    yield from wild + books
+    if not (counted or wild or books):
+        yield from _shared_rank_wild_problems(rules, entry, decks)
     yield from _point_supply_problems(rules, entry, decks)
 
 
@@ -543,13 +547,9 @@ def _book_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
 
 def _rank_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:
     """Refuse clean and dirty books that the decks cannot make rank by rank: a book's natural
-    cards are of one rank, which each deck has only SUITS of, so one deck makes no clean
-    book and two decks at most one of each rank."""
-    clean = sum(side.clean_books for side in entry.sides)
-    dirty = sum(side.dirty_books for side in entry.sides)
-    least = BOOK_SIZE - rules.most_wilds_in_book  # a dirty book's natural cards
-    most_dirty = most_dirty_books(SUITS * decks, least)
-    if clean < len(most_dirty) and dirty <= most_dirty[clean]:
+    cards are of one rank, which each deck has only SUITS of, so one deck makes no clean book
+    and two decks at most one of each rank."""
+    if _fewest_dirty_book_wilds(rules, entry, decks) is not None:
         return
     template = NP_(
         "The sides' clean and dirty books need more natural cards of one rank than %(decks)s "
@@ -560,27 +560,109 @@ def _rank_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
         "one rank, a dirty book at least %(least)s. Check the clean and dirty books.",
         "decks",
     )
+    least = BOOK_SIZE - rules.most_wilds_in_book
     params = {"decks": decks, "per_rank": SUITS * decks, "size": BOOK_SIZE, "least": least}
     adds_up = tuple(_entered_fields(entry, ("clean_books", "dirty_books")))
     yield Problem("clean_books", template, params, adds_up=adds_up)
 
 
-@lru_cache(maxsize=64)
-def most_dirty_books(per_rank: int, least: int) -> tuple[int, ...]:
-    """Return the most dirty books that the natural ranks make beside each number of clean
-    books they can make, each rank holding `per_rank` natural cards and each dirty book at
-    least `least` of them."""
-    clean_per_rank = per_rank // BOOK_SIZE
-    most = [0]  # by clean books, over the ranks shared out so far
-    for _rank in range(NATURAL_RANKS):
-        most = [
-            max(
-                most[before] + (per_rank - BOOK_SIZE * (clean - before)) // least
-                for before in range(max(0, clean - clean_per_rank), min(clean, len(most) - 1) + 1)
-            )
-            for clean in range(len(most) + clean_per_rank)
-        ]
-    return tuple(most)
+def _shared_rank_wild_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:
+    """Refuse books whose wild cards the decks cannot hold once their natural cards share the
+    ranks: dirty books on a rank that other books take natural cards from hold more wild cards
+    than the one each that `_wild_supply_problems` counts."""
+    dirty_wilds = _fewest_dirty_book_wilds(rules, entry, decks)
+    if dirty_wilds is None:
+        return
+    needed = dirty_wilds + BOOK_SIZE * sum(side.wild_books for side in entry.sides)
+    most = decks * _per_deck(WILD_KINDS)
+    if needed <= most:
+        return
+    template = NP_(
+        "The sides' books need at least %(needed)s wild cards, but %(decks)s deck holds only "
+        "%(most)s. It has %(per_rank)s natural cards of each rank, and a clean book takes "
+        "%(size)s of them, so these dirty books cannot each hold %(naturals)s natural cards and "
+        "1 wild card. Check the clean, dirty and wild books.",
+        "The sides' books need at least %(needed)s wild cards, but %(decks)s decks hold only "
+        "%(most)s. They have %(per_rank)s natural cards of each rank, and a clean book takes "
+        "%(size)s of them, so these dirty books cannot each hold %(naturals)s natural cards and "
+        "1 wild card. Check the clean, dirty and wild books.",
+        "decks",
+    )
+    params = {
+        "needed": needed,
+        "decks": decks,
+        "most": most,
+        "per_rank": SUITS * decks,
+        "size": BOOK_SIZE,
+        "naturals": BOOK_SIZE - 1,
+    }
+    adds_up = tuple(_entered_fields(entry, ("clean_books", "dirty_books", "wild_books")))
+    yield Problem("dirty_books", template, params, adds_up=adds_up)
+
+
+def _fewest_dirty_book_wilds(rules: RuleSet, entry: RoundEntry, decks: int) -> int | None:
+    least = BOOK_SIZE - rules.most_wilds_in_book  # a dirty book's natural cards
+    clean = sum(side.clean_books for side in entry.sides)
+    dirty = sum(side.dirty_books for side in entry.sides)
+    return fewest_dirty_book_wilds(SUITS * decks, least, clean, dirty)
+
+
+@lru_cache(maxsize=256)
+def fewest_dirty_book_wilds(per_rank: int, least: int, clean: int, dirty: int) -> int | None:
+    """Return the fewest wild cards that `dirty` dirty books hold beside `clean` clean books,
+    each of the natural ranks holding `per_rank` natural cards and each dirty book at least
+    `least` of them and one wild card; None when the ranks cannot hold the books at all.
+
+    Every way of sharing the clean books out between the ranks is tried (at 20 decks, some
+    18,000); the dirty books then go where they need the fewest wild cards."""
+    sharings = _clean_book_sharings(clean, per_rank // BOOK_SIZE, NATURAL_RANKS)
+    wilds = (_dirty_book_wilds(per_rank, least, sharing, dirty) for sharing in sharings)
+    return min((count for count in wilds if count is not None), default=None)
+
+
+def _clean_book_sharings(clean: int, most: int, ranks: int) -> Iterator[tuple[int, ...]]:
+    """Yield each way `ranks` ranks hold `clean` clean books, at most `most` each, as the
+    books of each rank that holds any, most first."""
+    if clean == 0:
+        yield ()
+        return
+    for first in range(min(most, clean), 0, -1):
+        if first * ranks < clean:
+            return
+        for rest in _clean_book_sharings(clean - first, first, ranks - 1):
+            yield (first, *rest)
+
+
+def _dirty_book_wilds(
+    per_rank: int, least: int, clean_by_rank: tuple[int, ...], dirty: int
+) -> int | None:
+    """Return the fewest wild cards that `dirty` dirty books hold on ranks holding these clean
+    books (the ranks not named hold none), or None when they cannot hold them.
+
+    On one rank each further dirty book needs as many wild cards as the one before or more:
+    1 while 6 natural cards are left for it, then 7 less those left, then 7 (it takes its
+    natural cards from the books before it). So taking the cheapest books first is exact."""
+    unshared = (0,) * (NATURAL_RANKS - len(clean_by_rank))
+    singles = 0  # books of 6 natural cards and 1 wild card
+    remainders: list[int] = []  # each rank's next book, on the natural cards left over
+    others = 0  # books that need 7 more wild cards
+    for clean in clean_by_rank + unshared:
+        room = per_rank - BOOK_SIZE * clean
+        fits = room // least
+        full, left = divmod(room, BOOK_SIZE - 1)
+        singles += full
+        if left and fits > full:
+            remainders.append(BOOK_SIZE - left)
+        others += max(0, fits - full - bool(left))
+    if dirty <= singles:
+        return dirty
+    wilds = singles
+    for needs in sorted(remainders)[: dirty - singles]:
+        wilds += needs
+    rest = dirty - singles - len(remainders)
+    if rest > others:
+        return None
+    return wilds + BOOK_SIZE * max(0, rest)
 
 
 def _entered_fields(

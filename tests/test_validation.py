@@ -15,7 +15,7 @@ from scorekeeper.rules import NATURAL_RANKS, CardKind, RuleSet, WildRatio, build
 from scorekeeper.validation import (
     check_round,
     check_round_number,
-    most_dirty_books,
+    fewest_dirty_book_wilds,
     points_step,
     round_problems,
 )
@@ -830,19 +830,56 @@ def test_books_need_natural_cards_of_one_rank_that_the_decks_hold(
     assert "natural cards of one rank" in problem.message()
 
 
+@pytest.mark.parametrize(
+    ("decks", "ratio", "clean", "dirty", "wild", "needed"),
+    [
+        pytest.param(2, EXCEED, 0, 12, 0, 16, id="a twelfth dirty book shares a rank of 8"),
+        pytest.param(2, EXCEED, 0, 11, 0, None, id="a dirty book of each rank"),
+        pytest.param(2, EXCEED, 0, 5, 1, None, id="five dirty books beside a wild one"),
+        pytest.param(3, DOUBLE, 11, 10, 0, 20, id="the 5 naturals a clean book leaves"),
+        pytest.param(3, DOUBLE, 11, 9, 0, None, id="two wild cards each for nine"),
+        pytest.param(3, DOUBLE, 11, 6, 1, 19, id="two wild cards each, and a wild book"),
+    ],
+)
+def test_dirty_books_sharing_ranks_need_wild_cards_that_the_decks_hold(
+    decks: int, ratio: WildRatio, clean: int, dirty: int, wild: int, needed: int | None
+) -> None:
+    rules = replace(STANDARD, decks=decks, wild_ratio=ratio, max_wilds_per_meld=None)
+    books = {"clean_books": clean, "dirty_books": dirty, "wild_books": wild}
+    melded = max(35 * clean + 50 * dirty + 140 * wild, 50)  # the cheapest cards of the books
+
+    problems = problems_of(us(**books, melded=melded), them(), rules=rules, players=2)
+
+    if needed is None:
+        assert problems == []
+        return
+    [problem] = problems
+    assert problem.field == "dirty_books"
+    assert problem.adds_up == tuple((0, field) for field, count in books.items() if count)
+    assert problem.params["needed"] == needed
+    assert f"but {decks} decks hold only {6 * decks}" in problem.message()
+
+
 @pytest.mark.parametrize(("per_rank", "least"), [(4, 4), (8, 5), (12, 4), (16, 5), (20, 4)])
-def test_themost_dirty_books_beside_clean_ones_are_those_of_every_sharing_of_ranks(
+def test_the_fewest_wild_cards_of_dirty_books_are_those_of_the_best_sharing_of_ranks(
     per_rank: int, least: int
 ) -> None:
-    # Every way each of the 11 ranks can hold clean and dirty books, in every combination.
-    holds = [
-        (clean, dirty)
+    # Every way one rank can hold clean and dirty books of 7 cards, and the fewest wild cards
+    # its dirty books then hold: at most 6 natural cards each, of those the clean books leave.
+    holds = {
+        (clean, dirty): 7 * dirty - min(6 * dirty, per_rank - 7 * clean)
         for clean in range(per_rank // 7 + 1)
         for dirty in range((per_rank - 7 * clean) // least + 1)
-    ]
-    most: dict[int, int] = {}
+    }
+    # Every combination of the 11 ranks' holds.
+    fewest: dict[tuple[int, int], int] = {}
     for ranks in combinations_with_replacement(holds, NATURAL_RANKS):
-        clean, dirty = (sum(column) for column in zip(*ranks, strict=True))
-        most[clean] = max(most.get(clean, 0), dirty)
+        books = (sum(clean for clean, _ in ranks), sum(dirty for _, dirty in ranks))
+        wilds = sum(holds[hold] for hold in ranks)
+        fewest[books] = min(wilds, fewest.get(books, wilds))
 
-    assert most_dirty_books(per_rank, least) == tuple(most[clean] for clean in sorted(most))
+    most_clean, most_dirty = (max(column) for column in zip(*fewest, strict=True))
+    for clean in range(most_clean + 2):
+        for dirty in range(most_dirty + 2):
+            wilds = fewest_dirty_book_wilds(per_rank, least, clean, dirty)
+            assert wilds == fewest.get((clean, dirty)), (clean, dirty)
