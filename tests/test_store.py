@@ -95,6 +95,41 @@ def test_a_match_that_cannot_be_played_is_refused_with_every_problem(
     assert count(Match) == 0
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("Ann\u00a0Lee", id="a no-break space"),
+        pytest.param("\U0001f468\u200d\U0001f469\u200d\U0001f467 Fam", id="an emoji's joiners"),
+        pytest.param("\U0001f3f3\ufe0f\u200d\U0001f308", id="a flag of joined emoji"),
+        pytest.param("\u0645\u06cc\u200c\u0631\u0627", id="a zero-width non-joiner"),
+    ],
+)
+def test_a_name_may_hold_any_space_or_mark_of_one_line(in_app: None, name: str) -> None:
+    sides = [side(name, name), side("B", "b")]
+
+    created = store.create_match(name, "standard", build_rules(), sides)
+
+    assert created.match.name == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("Ann\nLee", id="a line break"),
+        pytest.param("Ann\tLee", id="a tab"),
+        pytest.param("Ann\u2028Lee", id="a line separator"),
+        pytest.param("Ann\x00", id="a null character"),
+        pytest.param("Ann\ud800", id="a lone surrogate"),
+    ],
+)
+def test_a_name_that_breaks_its_line_is_refused(in_app: None, name: str) -> None:
+    with pytest.raises(ProblemsError) as error:
+        store.create_match(name, "standard", build_rules(), PAIRS)
+
+    assert problem_fields(error) == {"name"}
+    assert count(Match) == 0
+
+
 def test_a_name_of_only_spaces_is_refused_naming_the_field_in_words(in_app: None) -> None:
     with pytest.raises(ProblemsError) as error:
         store.create_match("   ", "standard", build_rules(), PAIRS)

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import math
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -120,12 +121,22 @@ def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]
 
 
 def _name_problems(field: str, name: str, *, side: int | None = None) -> list[Problem]:
-    # Names end up in headers and file names, where a line break or a tab breaks things.
-    if 1 <= len(name) <= MAX_NAME_LENGTH and name.isprintable():
+    if 1 <= len(name) <= MAX_NAME_LENGTH and _fits_one_line(name):
         return []
     template = N_("%(field)s must be a name of 1 to %(most)s characters on one line.")
     params = {"field": field_label(field), "most": MAX_NAME_LENGTH}
     return [Problem(field, template, params, side=side)]
+
+
+def _fits_one_line(name: str) -> bool:
+    """Tell whether a name holds no control character, line break or lone surrogate: names end
+    up in headers and file names, where those break things. Other spaces and invisible marks
+    belong to names: the no-break space, and the joiners of emoji and of many scripts."""
+    return all(unicodedata.category(char) not in _BREAKING_CATEGORIES for char in name)
+
+
+# Unicode's control characters, line and paragraph separators, and surrogates.
+_BREAKING_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
 
 
 def _preset_problems(preset: str) -> list[Problem]:
