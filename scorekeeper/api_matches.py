@@ -226,7 +226,7 @@ def get_round(public_id: str, number: int) -> Response:
 @bp.put("/matches/<public_id:public_id>/rounds/<int:number>")
 def replace_round(public_id: str, number: int) -> Response:
     match = _editable(public_id)
-    version = _if_match_version()
+    version = _if_match_version(match, number)
     entry = _round_body(number)
     scored = store.replace_round(
         match, number, entry, version=version, operation_id=_operation_id()
@@ -237,7 +237,7 @@ def replace_round(public_id: str, number: int) -> Response:
 @bp.delete("/matches/<public_id:public_id>/rounds/<int:number>")
 def delete_round(public_id: str, number: int) -> tuple[str, int]:
     match = _editable(public_id)
-    version = _if_match_version()
+    version = _if_match_version(match, number)
     store.delete_round(match, number, version=version, operation_id=_operation_id())
     return "", 204
 
@@ -335,12 +335,12 @@ def _wrong_token() -> NoReturn:
     abort(403, gettext("This edit token does not open this match."))
 
 
-def _if_match_version() -> int:
-    """Return the round version named in If-Match; 0, which no round has, for any other tag."""
+def _if_match_version(match: MatchState, number: int) -> int:
+    """Return the round version that If-Match names: the round's own where one of its tags is
+    (RFC 9110: any tag may match), else 0, which no round has."""
     if not request.if_match or request.if_match.star_tag:
         raise PreconditionRequired(
             gettext("Send If-Match with the round's ETag, so that no one's entry is overwritten.")
         )
-    # Werkzeug reads an empty tag ("") as None.
-    versions = [int(tag) for tag in request.if_match.as_set() if tag and tag.isdecimal()]
-    return versions[0] if versions else 0
+    stored = match.rounds.get(number)
+    return stored.version if stored and request.if_match.contains(str(stored.version)) else 0

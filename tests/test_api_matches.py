@@ -566,6 +566,30 @@ def test_a_stale_delete_is_refused(client: FlaskClient, match: StoredMatch, ente
     assert read(client, match)["totals"] == [2565, 825]
 
 
+@pytest.mark.parametrize(
+    ("tags", "status"),
+    [
+        pytest.param('"999", "1", "1000"', 200, id="one of several tags is the round's"),
+        pytest.param('W/"1"', 412, id="a weak tag, which If-Match never matches"),
+        pytest.param(f'"{"9" * 5000}"', 412, id="a tag of 5,000 digits"),
+        pytest.param('"one"', 412, id="a tag that is no version"),
+    ],
+)
+def test_if_match_applies_a_change_when_any_of_its_tags_is_the_rounds(
+    client: FlaskClient, match: StoredMatch, enter: Send, tags: str, status: int
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = client.put(
+        f"/api/v1/matches/{match.public_id}/rounds/1",
+        json={"sides": [STAYED_IN, WENT_OUT]},
+        headers={**bearer(match), "If-Match": tags},
+    )
+
+    assert response.status_code == status
+    assert read(client, match)["totals"] == ([825, 2565] if status == 200 else [2565, 825])
+
+
 # -- Tokens and missing things -------------------------------------------------------------------
 
 CHANGES = [
