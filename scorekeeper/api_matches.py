@@ -17,7 +17,7 @@ from flask import Response, abort, current_app, jsonify, request, send_file, url
 from flask_babel import gettext
 from werkzeug.exceptions import PreconditionRequired, Unauthorized
 
-from scorekeeper import store
+from scorekeeper import guarding, store
 from scorekeeper.api import bp, error_list, json_body, round_score_json
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import (
@@ -305,6 +305,7 @@ def _match(public_id: str, *, whole: bool = True) -> Match:
     match = (store.get_match if whole else store.find_match)(public_id)
     if match is None:
         _no_such_match()
+    guarding.match_found()
     return match
 
 
@@ -318,6 +319,7 @@ def _editable(public_id: str) -> MatchState:
     match = store.match_to_change(public_id)
     if match is None:
         _no_such_match()
+    guarding.match_found()
     if not store.token_opens(match, _bearer_token()):
         _wrong_token()
     return match

@@ -1,7 +1,9 @@
 """A brake on guessing match ids and edit tokens: a client that keeps getting them wrong waits.
 
 A request that names a match (`public_id` in its URL) and fails with 403 (a wrong edit token)
-or 404 (an unknown match, or round) is a wrong guess; a 401 sent no token, so it guessed nothing.
+or 404 (an unknown match) is a wrong guess. A 404 once `match_found` was told of the match is
+of a round not entered yet, which a phone asks for in good faith, and a 401 sent no token: neither
+guessed anything.
 Wrong guesses are counted per client and per window of `GUESS_WINDOW_SECONDS` in the
 database, so that every app server behind a load balancer adds to one count. Past `GUESS_LIMIT`
 of them, the client's requests for matches answer 429 with Retry-After until the window ends.
@@ -24,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from flask_babel import ngettext
 from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.exceptions import TooManyRequests
@@ -38,11 +40,11 @@ DEFAULTS = {
     "GUESS_WINDOW_SECONDS": 600,
     "TRUSTED_PROXIES": 0,  # proxies in front that append the client to X-Forwarded-For
 }
-WRONG_GUESSES = frozenset({403, 404})
 MATCH_ARGUMENT = "public_id"  # the URL variable of every route that names a match
 MAX_CLIENT_LENGTH = 64
 MAX_REMEMBERED = 10_000  # refused clients a process remembers; past that the database decides
 EXTENSION_KEY = "scorekeeper.guarding"
+MATCH_FOUND_KEY = "scorekeeper_match_found"  # in flask.g
 # Each dialect's INSERT, which can update the row it would duplicate.
 UPSERTS: dict[str, Callable[[type[GuessWindow]], sqlite.Insert | postgresql.Insert]] = {
     "sqlite": sqlite.insert,
@@ -80,6 +82,12 @@ def init_app(app: Flask) -> None:
     app.after_request(count_wrong_guess)
 
 
+def match_found() -> None:
+    """Tell the guard that the match the request names exists, so that a 404 after it is no
+    wrong guess."""
+    setattr(g, MATCH_FOUND_KEY, True)
+
+
 def refuse_known_guesser() -> None:
     """Refuse a request for a match from a client this process refused, until its window ends."""
     if _names_match():
@@ -91,7 +99,7 @@ def refuse_known_guesser() -> None:
 
 def count_wrong_guess(response: Response) -> Response:
     """Count a failed request for a match; past the limit, answer 429 in its place."""
-    if response.status_code not in WRONG_GUESSES or not _names_match():
+    if not _guessed_wrong(response.status_code) or not _names_match():
         return response
     now, client = utc_now(), _client()
     start = _window_start(now)
@@ -100,6 +108,10 @@ def count_wrong_guess(response: Response) -> Response:
     until = start + timedelta(seconds=current_app.config["GUESS_WINDOW_SECONDS"])
     _refusals().remember(client, until, now)
     return current_app.make_response(current_app.handle_http_exception(_too_many(until, now)))
+
+
+def _guessed_wrong(status: int) -> bool:
+    return status == 403 or (status == 404 and not g.get(MATCH_FOUND_KEY, False))
 
 
 def _names_match() -> bool:

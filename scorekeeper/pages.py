@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper import store
+from scorekeeper import guarding, store
 from scorekeeper.i18n import http_error_message
 from scorekeeper.models import Match
 
@@ -52,4 +52,5 @@ def match_or_404(public_id: str) -> Match:
     match = store.get_match(public_id)
     if match is None:
         abort(404)
+    guarding.match_found()
     return match

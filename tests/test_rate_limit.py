@@ -140,10 +140,16 @@ def test_only_failures_at_matches_count_as_guesses(
 ) -> None:
     rounds = f"/api/v1/matches/{match.public_id}/rounds"
     headers = {"Authorization": f"Bearer {match.edit_token}"}
+    edit = f"/m/{match.public_id}/edit/{match.edit_token}"
     for _ in range(LIMIT + 1):
         assert client.get("/no-such-page").status_code == 404
         assert client.post(rounds, json={"round": 9}, headers=headers).status_code == 422
         assert client.post(rounds, json=ROUND_ONE).status_code == 401  # no token, no guess
+        # A round not entered yet, asked for by a phone that polls for it or means to edit it.
+        assert client.get(f"{rounds}/2").status_code == 404
+        changed = headers | {"If-Match": '"1"'}
+        assert client.delete(f"{rounds}/2", headers=changed).status_code == 404
+        assert client.get(f"{edit}/rounds/2").status_code == 404
 
     assert client.get(f"/m/{unknown_id()}").status_code == 404
     assert guess_windows(app) == [("127.0.0.1", 1)]
