@@ -107,11 +107,11 @@ def _found_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
         problems += _side_problems(rules, entry, index, side)
     problems += _going_out_problems(rules, entry)
     problems += _deal_bonus_problems(rules, entry)
-    problems += _red_three_supply_problems(rules, entry)  # counted apart from every other card
-    # The rest of the supply adds up every side's cards, which means little while a side's
-    # entry is wrong.
+    # The supply adds up every side's cards, which means little while a side's entry is wrong;
+    # red threes are counted apart from every other card, so each is told beside the other.
     if not problems:
         problems += _supply_problems(rules, entry)
+    problems += _red_three_supply_problems(rules, entry)
     return problems
 
 

@@ -779,6 +779,18 @@ def test_a_refusal_that_more_players_would_lift_says_how_many_were_counted(
     assert problems_of(*sides, players=4) == []
 
 
+def test_red_threes_over_the_supply_hide_no_other_card_over_it() -> None:
+    # 5 decks, for 4 players, hold 10 red threes and 10 jokers.
+    jokers = CardCounts(jokers=11, aces=30)
+    problems = problems_of(us(melded=60, red_threes=11), them(melded=jokers))
+
+    assert [(problem.field, problem.adds_up) for problem in problems] == [
+        ("jokers", ((1, "melded.jokers"),)),
+        ("aces", ((1, "melded.aces"),)),
+        ("red_threes", ((0, "red_threes"),)),
+    ]
+
+
 def test_a_refusal_that_no_number_of_players_lifts_says_nothing_of_them() -> None:
     # 7 decks, for the most players a table seats, hold 14 red threes.
     problems = problems_of(us(red_threes=8), them(red_threes=7), players=None)
