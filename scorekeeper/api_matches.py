@@ -30,7 +30,7 @@ from scorekeeper.exports import (
 from scorekeeper.i18n import LANGUAGES, problem_dict
 from scorekeeper.models import Match
 from scorekeeper.payloads import parse_round, parse_rules
-from scorekeeper.problems import N_, Problem, ProblemsError
+from scorekeeper.problems import N_, Problem, ProblemsError, is_whole_number
 from scorekeeper.rules import DEFAULT_PRESET
 from scorekeeper.security import hand_out_token
 from scorekeeper.store import CreatedMatch, MatchState, MatchView, ScoredRound
@@ -251,9 +251,13 @@ def _round_body(number: int | None = None) -> RoundEntry:
     """Return the entry of a round's body; in an edit, its round number is the URL's."""
     body = json_body()
     problems = unknown_keys(body, ROUND_KEYS)
-    if number is not None and body.setdefault("round", number) != number:
+    given = body.get("round")
+    if number is not None and given is None:
+        body["round"] = number
+    # A round that is no whole number is told so where the entry is read.
+    elif number is not None and is_whole_number(given) and given != number:
         template = N_("round is %(given)s, but this is round %(round)s: send its own number.")
-        problems.append(Problem("round", template, {"given": body["round"], "round": number}))
+        problems.append(Problem("round", template, {"given": given, "round": number}))
     if problems:
         raise ProblemsError(problems)
     return parse_round(body, sides_required=False)

@@ -133,7 +133,7 @@ def parse_round(data: Mapping[str, Any], *, sides_required: bool = True) -> Roun
     """Return the round entry of a calculator or round body (its rules are read apart)."""
     reader = _Reader(data)
     round_number = reader.integer("round", default=None)
-    if round_number is None and "round" not in reader.data:
+    if reader.data.get("round") is None:
         reader.fail("round", N_("%(field)s is required: enter the number of the round."))
     players = reader.integer("players", default=None)
     side_players = reader.integers("side_players")

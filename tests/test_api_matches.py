@@ -521,6 +521,34 @@ def test_an_edit_naming_another_round_in_its_body_is_refused(
     assert error_fields(response) == {"round"}
 
 
+@pytest.mark.parametrize(
+    ("given", "status", "message"),
+    [
+        pytest.param(None, 200, None, id="null, as if not sent"),
+        pytest.param("1", 422, "round must be a whole number, such as 0 or 2.", id="text"),
+    ],
+)
+def test_an_edit_reads_a_round_number_that_is_no_number_as_such(
+    client: FlaskClient,
+    match: StoredMatch,
+    enter: Send,
+    given: object,
+    status: int,
+    message: str | None,
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = client.put(
+        f"/api/v1/matches/{match.public_id}/rounds/1",
+        json={"round": given, "sides": [STAYED_IN, WENT_OUT]},
+        headers={**bearer(match), **if_match(1)},
+    )
+
+    assert response.status_code == status
+    if message:
+        assert [error["message"] for error in response.get_json()["errors"]] == [message]
+
+
 def test_an_impossible_edit_keeps_the_round_as_it_was(
     client: FlaskClient, match: StoredMatch, enter: Send
 ) -> None:

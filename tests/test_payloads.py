@@ -99,6 +99,15 @@ def test_a_round_reads_every_field_of_every_side() -> None:
     )
 
 
+@pytest.mark.parametrize("body", [{}, {"round": None}], ids=["left out", "null"])
+def test_a_round_without_its_number_is_refused_as_such(body: dict[str, object]) -> None:
+    with pytest.raises(ProblemsError) as error:
+        parse_round({**body, "sides": [{"name": "Us"}]})
+
+    [problem] = error.value.problems
+    assert problem.message() == "round is required: enter the number of the round."
+
+
 def test_every_side_field_but_the_name_is_optional() -> None:
     entry = parse_round({"round": 1, "sides": [{"name": " Us "}, {"name": "Them"}]})
 
