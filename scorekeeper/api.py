@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException
 
 from scorekeeper.entries import RoundEntry
 from scorekeeper.exports import unknown_keys
@@ -16,7 +17,7 @@ from scorekeeper.melds import MeldCheck, check_melds
 from scorekeeper.openapi import openapi_document
 from scorekeeper.pages import error_page, with_error_headers
 from scorekeeper.payloads import optional_integer, parse_melds, parse_round, parse_rules
-from scorekeeper.problems import Problem, ProblemsError
+from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import PRESETS, RuleSet
 from scorekeeper.scoring import RoundScore, SideScore, score_round, scores_apart
 
@@ -28,7 +29,15 @@ csrf.exempt(bp)  # the API takes no cookies for authority: a bearer token or not
 
 
 class BadRequestBody(Exception):
-    """The body is not a JSON object."""
+    """The body is not a JSON object: its argument says why, as a message to translate."""
+
+
+NOT_JSON = N_("Send the request body as JSON, with the header Content-Type: application/json.")
+UNREADABLE_JSON = N_(
+    "The request body is not JSON that can be read: check its brackets, quotes and commas, and "
+    "that each number has at most %(digits)s digits."
+)
+NOT_AN_OBJECT = N_("The request body must be a JSON object.")
 
 
 @bp.errorhandler(ProblemsError)
@@ -42,8 +51,9 @@ def error_list(message: str, field: str | None = None) -> Response:
 
 
 @bp.errorhandler(BadRequestBody)
-def _bad_body(_error: BadRequestBody) -> tuple[Response, int]:
-    return error_list(gettext("The request body must be a JSON object."), "body"), 400
+def _bad_body(error: BadRequestBody) -> tuple[Response, int]:
+    message = gettext(error.args[0], digits=sys.get_int_max_str_digits())
+    return error_list(message, "body"), 400
 
 
 @bp.errorhandler(HTTPException)  # before any error page the app may have for the same code
@@ -61,12 +71,14 @@ def _http_error(error: HTTPException) -> Response:
 def json_body(known: tuple[str, ...] | None = None) -> dict[str, Any]:
     """Return the request's JSON object, or raise `BadRequestBody`; with `known`, raise
     `ProblemsError` for any other key, as the OpenAPI document forbids them."""
+    if not request.is_json:
+        raise BadRequestBody(NOT_JSON)
     try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # nested too deep for the parser: as unreadable as broken JSON
-        body = None
+        body = request.get_json()
+    except (BadRequest, RecursionError):  # RecursionError: nested too deep for the parser
+        raise BadRequestBody(UNREADABLE_JSON) from None
     if not isinstance(body, dict):
-        raise BadRequestBody
+        raise BadRequestBody(NOT_AN_OBJECT)
     if known is not None and (problems := unknown_keys(body, known)):
         raise ProblemsError(problems)
     return body

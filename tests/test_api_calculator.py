@@ -451,10 +451,29 @@ def test_a_body_that_is_not_a_json_object_gets_a_400(post: Post, path: str, data
     assert errors_of(response) == [(None, "body")]
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        pytest.param("{", "The request body is not JSON that can be read", id="broken"),
+        pytest.param(
+            '{"round": 1%s}' % ("0" * 5000), "at most 4300 digits", id="a number too long"
+        ),
+        pytest.param("[1, 2]", "The request body must be a JSON object.", id="a list"),
+    ],
+)
+def test_a_bad_body_is_told_what_is_wrong_with_it(post: Post, data: str, message: str) -> None:
+    response = post("score", data=data, content_type="application/json")
+
+    assert message in response.get_json()["errors"][0]["message"]
+
+
 def test_a_body_that_is_not_json_gets_a_400(post: Post) -> None:
     response = post("score", data="round=1", content_type="application/x-www-form-urlencoded")
 
     assert response.status_code == 400
+    assert response.get_json()["errors"][0]["message"] == (
+        "Send the request body as JSON, with the header Content-Type: application/json."
+    )
 
 
 def test_a_body_over_the_size_limit_gets_a_413(post: Post) -> None:
