@@ -102,7 +102,6 @@ ERROR_RESPONSES = {
 
 def _schemas() -> dict[str, Any]:
     side_properties: dict[str, Any] = {
-        "name": {"type": "string", "maxLength": MAX_NAME_LENGTH},
         **{
             key: _COUNT
             for key in ("clean_books", "dirty_books", "wild_books", "red_threes", "red_threes_held")
@@ -144,14 +143,28 @@ def _schemas() -> dict[str, Any]:
         "PresetList": _object(
             {"presets": {"type": "array", "items": _ref("Preset")}}, ("presets",)
         ),
-        "Side": _object(side_properties),
+        "Side": _object(
+            {"name": {**_NAME, "description": "Not only spaces."}, **side_properties}, ("name",)
+        ),
+        # A stored round's sides are the match's: its names and the running scores it counts.
+        "RoundSide": _object(
+            {
+                "name": {"type": "string", "description": "Ignored: the match's side, in order."},
+                **side_properties,
+                "running_score": {**_INTEGER, "description": "Ignored: the match counts it."},
+            }
+        ),
         "ScoreRequest": _object(
             {
                 "rules": _RULES,
                 "round": {"type": "integer", "minimum": 1},
-                "players": {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
+                "players": {
+                    "type": ["integer", "null"],
+                    "minimum": MIN_PLAYERS,
+                    "maximum": MAX_PLAYERS,
+                },
                 "side_players": {
-                    "type": "array",
+                    "type": ["array", "null"],
                     "items": {"type": "integer", "minimum": 1},
                     "maxItems": MAX_PLAYERS,
                     "description": "Each side's players, in the order of the sides.",
@@ -429,7 +442,7 @@ def _match_schemas() -> dict[str, Any]:
                 "round": {"type": "integer", "minimum": 1, "description": "The URL's, for PUT."},
                 "sides": {
                     "type": "array",
-                    "items": _ref("Side"),
+                    "items": _ref("RoundSide"),
                     "minItems": MIN_SIDES,
                     "maxItems": MAX_PLAYERS,
                 },
@@ -518,7 +531,7 @@ def _match_schemas() -> dict[str, Any]:
                         "items": _object(
                             {
                                 "round": {"type": "integer", "minimum": 1},
-                                "sides": {"type": "array", "items": _ref("Side")},
+                                "sides": {"type": "array", "items": _ref("RoundSide")},
                             },
                             ("round", "sides"),
                         ),
