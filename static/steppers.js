@@ -12,13 +12,23 @@
 
   document.querySelectorAll("[data-stepper]").forEach((stepper) => {
     const input = stepper.querySelector("input");
-    stepper.querySelectorAll("[data-step]").forEach((button) => {
+    const [less, more] = stepper.querySelectorAll("[data-step]");
+    [less, more].forEach((button) => {
       button.hidden = false;
+      // Tab goes from box to box; the arrow keys step the box, as a spin button's do.
+      button.tabIndex = -1;
       button.addEventListener("click", () => {
         const current = Number.parseInt(input.value, 10) || 0;
         input.value = String(stepped(current, Number(button.dataset.step)));
         input.dispatchEvent(new Event("input", { bubbles: true }));
       });
+    });
+    input.addEventListener("keydown", (event) => {
+      const button = { ArrowUp: more, ArrowDown: less }[event.key];
+      if (button) {
+        event.preventDefault();
+        button.click();
+      }
     });
   });
 })();

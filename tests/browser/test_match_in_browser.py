@@ -392,3 +392,43 @@ def test_a_player_alone_beside_a_pair_is_told_while_typing_to_go_out_holding_not
     expect(page.locator("[data-side='0'] [data-problems]")).to_contain_text(
         "Ann went out, so no cards can be left in hand or foot"
     )
+
+
+def test_enter_in_a_box_of_the_round_form_moves_to_the_next_and_saves_nothing_half_typed(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    open_round_one_of_a_new_match(page, live_server, "Enter")
+    page.wait_for_url("**/rounds/new")
+    form_url = page.url
+    tap_choice(page, "went_out", "0")
+
+    page.press("#went_out-0", "Enter")  # from the tiles of who went out, to the first box
+    expect(page.locator("#sides-0-clean_books")).to_be_focused()
+    page.keyboard.type("2")
+    page.keyboard.press("Enter")
+    expect(page.locator("#sides-0-dirty_books")).to_be_focused()
+    page.keyboard.press("ArrowUp")  # the arrow keys step the box, as its + and - do
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#sides-0-dirty_books")).to_have_value("2")
+    assert page.url == form_url
+
+    page.fill("#sides-0-melded_points", "765")  # the books' cards: a round that can be saved
+    last = page.locator(".round-form input.number:visible").last
+    last.press("Enter")
+    submit = page.locator("[data-submit-once]")
+    expect(submit).to_be_focused()
+    page.keyboard.press("Enter")  # the save button, which Enter presses
+    page.wait_for_url("**#round-1")
+
+
+def test_tab_goes_from_box_to_box_past_the_steppers(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    open_round_one_of_a_new_match(page, live_server, "Tab")
+
+    page.locator("#sides-0-clean_books").focus()
+    page.keyboard.press("Tab")
+
+    expect(page.locator("#sides-0-dirty_books")).to_be_focused()
