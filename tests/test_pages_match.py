@@ -734,6 +734,36 @@ def test_the_share_page_needs_the_edit_token(pages: Callable[..., MatchPages]) -
 # -- Standings -----------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("sides", "listed"),
+    [
+        pytest.param(
+            (("Us", ("Ann", "Bob")), ("Ann's parents", ("Cy", "Di"))),
+            ["Us: Ann and Bob", "Ann&#39;s parents: Cy and Di"],
+            id="named teams",
+        ),
+        pytest.param(
+            (("Ann & Bob", ("Ann", "Bob")), ("Us", ("Cy", "Di"))),
+            ["Us: Cy and Di"],
+            id="a team named by its players",
+        ),
+        pytest.param((("Ann", ("Ann",)), ("Bob", ("Bob",))), [], id="players alone"),
+    ],
+)
+def test_the_standings_say_who_plays_in_each_side_whose_name_does_not(
+    pages: Callable[..., MatchPages],
+    sides: tuple[tuple[str, tuple[str, ...]], ...],
+    listed: list[str],
+) -> None:
+    match = pages(sides=sides)
+
+    page = match.page(match.view)
+
+    teams = page.split('class="team-players">', 1)[1].split("</ul>", 1)[0] if listed else ""
+    assert re.findall(r"<li>([^<]*)</li>", teams) == listed
+    assert ('class="team-players"' in page) == bool(listed)
+
+
 def test_the_standings_show_the_leader_the_rounds_left_and_the_next_meld_minimums(
     pages: Callable[..., MatchPages],
 ) -> None:

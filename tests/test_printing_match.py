@@ -90,6 +90,7 @@ def test_the_report_prints_every_round_the_totals_and_the_winner(
     assert "Round 3 meld minimum 120" in text
     assert "Running total 10,660 3,300" in text
     assert "Winner: Us, with 10,660 points." in text
+    assert "Us: Ann and Bob Them: Cy and Di" in text
 
 
 def test_the_report_prints_the_house_rules_in_short(

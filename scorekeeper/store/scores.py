@@ -43,6 +43,19 @@ class MatchView:
     def next_round(self) -> int | None:
         return self.standings.next_round
 
+    @property
+    def players_of_named_sides(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Return each side whose name does not name its players, with their names: a team
+        called Us shows who plays in it; one called Ann & Bob, or a player alone, needs not."""
+        sides = (
+            (side.name, tuple(player.name for player in side.players)) for side in self.match.sides
+        )
+        return tuple(
+            (name, players)
+            for name, players in sides
+            if not all(player in name for player in players)
+        )
+
     def entered_round(self, number: int) -> ScoredRound | None:
         """Return round `number` as stored, or None when it is not entered."""
         return next((scored for scored in self.rounds if scored.number == number), None)
