@@ -63,9 +63,14 @@ class MeldCheck:
         return sum(result.points for result in self.melds if result.valid)
 
     @property
+    def all_legal(self) -> bool:
+        """Return whether every meld may be laid down."""
+        return all(result.valid for result in self.melds)
+
+    @property
     def meets(self) -> bool:
         """Return whether every meld is legal and together they reach the minimum."""
-        return all(result.valid for result in self.melds) and self.points >= self.minimum
+        return self.all_legal and self.points >= self.minimum
 
     @property
     def short_by(self) -> int:

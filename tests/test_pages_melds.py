@@ -57,18 +57,28 @@ def test_melds_that_reach_the_rounds_minimum_open(
 def test_melds_under_the_minimum_say_how_many_points_are_missing(
     client: FlaskClient, create_match: CreateMatch
 ) -> None:
-    page = checked(client, create_match(), meld(0, "5", naturals=3), meld(1, "A", naturals=1))
+    match = create_match()
+    page = checked(client, match, meld(0, "5", naturals=3), meld(1, "A", naturals=1))
 
-    assert verdict(page) == "Not yet: 35 points short of the 50 needed."
+    assert verdict(page) == (
+        "Not as they are: a meld below cannot be laid down, "
+        "and the legal ones are 35 points short of the 50 needed."
+    )
     assert "Meld 2 has 1 card; a meld has 3 to 7." in page
+    assert verdict(checked(client, match, meld(0, "5", naturals=3))) == (
+        "Not yet: 35 points short of the 50 needed."
+    )
 
 
 def test_an_illegal_meld_is_named_by_its_row_and_counts_nothing(
     client: FlaskClient, create_match: CreateMatch
 ) -> None:
-    page = checked(client, create_match(), meld(2, "7", naturals=2, twos=2))
+    match = create_match()
+    page = checked(client, match, meld(2, "7", naturals=2, twos=2))
 
-    assert verdict(page) == "Not yet: 50 points short of the 50 needed."
+    assert verdict(page).startswith("Not as they are: a meld below cannot be laid down, and")
+    both = checked(client, match, meld(0, "7", naturals=2, twos=2), meld(1, "A", naturals=3))
+    assert verdict(both) == "Not as they are: a meld below cannot be laid down."
     assert "Meld 3 needs at least twice as many natural cards as wild cards." in page
     assert '<p class="meld-points">50 points, not counted</p>' in page
 
@@ -112,6 +122,31 @@ def test_a_row_that_cannot_be_read_is_shown_and_nothing_is_checked(
     assert "Choose the rank of this meld." in errors_next_to(unranked, "meld_0-rank")
     assert "Enter a whole number" in errors_next_to(unreadable, "meld_0-naturals")
     assert 'value="three"' in unreadable  # what was typed stays
+
+
+def test_check_with_no_meld_entered_asks_for_one_beside_the_first_row(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    page = checked(client, create_match(), meld(0, ""), meld(1, ""))
+
+    assert "result-headline" not in page
+    assert "Choose the rank of a meld and enter its cards." in errors_next_to(page, "meld_0-rank")
+
+
+def test_a_finished_match_offers_no_checker_and_says_what_its_minimums_are(
+    app: Flask, client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match()
+    edit = f"/m/{match.public_id}/edit/{match.edit_token}"
+    with app.app_context():
+        stored = store.get_match(match.public_id)
+        assert stored is not None
+        for number in range(1, 5):
+            store.add_round(stored, RoundEntry(number, (SideEntry(melded=150), SideEntry())))
+
+    assert "/melds" not in client.get(f"/m/{match.public_id}").text + client.get(edit).text
+    page = checked(client, match)
+    assert "Every round is entered: these checks use the last round's minimums." in page
 
 
 def test_the_checker_opens_from_the_view_link_and_from_the_edit_link(

@@ -74,8 +74,12 @@ class MeldCheckForm(_MeldRows):  # type: ignore[misc,valid-type]
 
     def laid_down(self) -> list[tuple[int, Meld]] | None:
         """Return the melds entered, each with its row, rows left empty skipped; None when a
-        row holds cards but no rank, which its rank field then says."""
+        row holds cards but no rank, which its rank field then says, as the first row's says
+        that no meld was entered."""
         melds = [(index, row.meld()) for index, row in enumerate(self.rows)]
         if any(row.rank.errors for row in self.rows):
             return None
-        return [(index, meld) for index, meld in melds if meld is not None]
+        laid_down = [(index, meld) for index, meld in melds if meld is not None]
+        if not laid_down:  # "Check" with every row empty
+            add_error(self.rows[0].rank, gettext("Choose the rank of a meld and enter its cards."))
+        return laid_down
