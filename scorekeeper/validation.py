@@ -446,8 +446,8 @@ def _going_out_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
         yield from going_out_problems(rules, entry, index)
     for index in out[1:]:
         template = N_(
-            "%(side)s: %(first)s already went out, and only one side goes out in a round; "
-            "untick went_out for all but one side."
+            "%(side)s: %(first)s already went out, and only one side goes out in a round: "
+            "change who went out."
         )
         yield _side_problem(entry, index, "went_out", template, first=side_label(entry, out[0]))
 
@@ -463,8 +463,8 @@ def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterato
         or side.wild_books < required.wild
     ):
         template = N_(
-            "%(side)s went out without the books these rules require "
-            "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild): add the books or untick going out."
+            "%(side)s went out without the books these rules require (%(clean)s clean, "
+            "%(dirty)s dirty, %(wild)s wild): add the books, or change who went out."
         )
         yield _side_problem(
             entry,
@@ -479,7 +479,7 @@ def going_out_problems(rules: RuleSet, entry: RoundEntry, index: int) -> Iterato
         # Each turn draws two cards and discards one: only melding empties a hand and a foot.
         template = N_(
             "%(side)s went out without melding, but only melding empties a hand and a foot: "
-            "enter the melded cards, or untick going out."
+            "enter the melded cards, or change who went out."
         )
         yield _side_problem(entry, index, "went_out", template)
     if entry.plays_alone(index) and side.holds_cards:

@@ -239,7 +239,7 @@ def test_a_side_out_without_melding_is_refused_where_no_books_are_needed() -> No
     problem = assert_refused(problems, 0, "went_out")
     assert problem.message() == (
         "Us went out without melding, but only melding empties a hand and a foot: "
-        "enter the melded cards, or untick going out."
+        "enter the melded cards, or change who went out."
     )
 
 
@@ -261,7 +261,7 @@ def test_a_side_out_without_books_or_melds_is_told_only_of_the_books() -> None:
 
     assert [problem.message() for problem in problems] == [
         "Us went out without the books these rules require (2 clean, 2 dirty, 0 wild): "
-        "add the books or untick going out."
+        "add the books, or change who went out."
     ]
 
 
