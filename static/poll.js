@@ -13,7 +13,24 @@
     if (!response.ok) return;
     const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
     const region = fresh.querySelector(SELECTOR);
-    if (region) document.querySelector(SELECTOR).replaceWith(region);
+    if (!region) return;
+    const current = document.querySelector(SELECTOR);
+    keepOpen(current, region);
+    current.replaceWith(region);
+  }
+
+  // The score breakdowns a reader opened stay open in the fresh standings: each is known by
+  // its round's row and its place in the row.
+  function keepOpen(current, fresh) {
+    const open = new Set([...current.querySelectorAll("tr[id] details[open]")].map(placeOf));
+    fresh.querySelectorAll("tr[id] details").forEach((details) => {
+      if (open.has(placeOf(details))) details.open = true;
+    });
+  }
+
+  function placeOf(details) {
+    const row = details.closest("tr[id]");
+    return `${row.id}/${[...row.querySelectorAll("details")].indexOf(details)}`;
   }
 
   async function poll() {

@@ -3,6 +3,8 @@ an edit, the winner; a second phone on the view link follows every round without
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from collections.abc import Callable
 
 import pytest
@@ -432,3 +434,39 @@ def test_tab_goes_from_box_to_box_past_the_steppers(
     page.keyboard.press("Tab")
 
     expect(page.locator("#sides-0-dirty_books")).to_be_focused()
+
+
+def enter_by_api(live_server: str, links: dict[str, str], number: int) -> None:
+    """Enter a round from another client, through the API."""
+    body = {"round": number, "sides": [{"melded_points": 150}, {"melded_points": 150}]}
+    request = urllib.request.Request(
+        f"{live_server}/api/v1/matches/{links['id']}/rounds",
+        json.dumps(body).encode(),
+        {"Content-Type": "application/json", "Authorization": f"Bearer {links['edit_token']}"},
+    )
+    with urllib.request.urlopen(request):
+        pass
+
+
+def test_a_breakdown_opened_on_the_view_page_stays_open_as_new_rounds_come_in(
+    live_server: str,
+    new_page: Callable[..., Page],
+    stored_match: Callable[[dict[str, object]], dict[str, str]],
+) -> None:
+    links = stored_match(
+        {
+            "name": "Open",
+            "sides": [{"name": "Ann", "players": ["Ann"]}, {"name": "Bob", "players": ["Bob"]}],
+        }
+    )
+    enter_by_api(live_server, links, 1)
+    page = new_page()
+    page.goto(links["view_url"])
+    page.locator("#round-1 details.round-score summary").first.tap()
+
+    enter_by_api(live_server, links, 2)
+
+    expect(page.locator("#round-2")).to_be_visible()  # the fresh standings came in
+    breakdowns = page.locator("#round-1 details.round-score")
+    expect(breakdowns.first).to_have_attribute("open", "")
+    expect(breakdowns.last).not_to_have_attribute("open", "")
