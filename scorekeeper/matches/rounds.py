@@ -42,7 +42,8 @@ def new_round(public_id: str, token: str) -> Page | Response:
     except ProblemsError as error:
         return _refused_new_round(match, token, form, entry, error)
     flash(gettext("Round %(round)s is saved.", round=number))
-    return standings_redirect(match, token, number)
+    # At the top of the standings: the next round's button, the leader and every total.
+    return standings_redirect(match, token)
 
 
 def _refused_new_round(
