@@ -117,6 +117,32 @@
       listProblems(card.querySelector("[data-problems]"), []);
     });
     listProblems(roundProblems, []);
+    markQuestioned([]);
+  }
+
+  // The fields a refused entry's problems name are outlined where they are typed, as the
+  // problems themselves are listed at the foot of each card, perhaps below the screen.
+  function markQuestioned(errors) {
+    const named = new Set(errors.flatMap(fieldsOf));
+    for (const element of form.querySelectorAll(".is-questioned")) {
+      if (!named.has(element)) element.classList.remove("is-questioned");
+    }
+    for (const element of named) element.classList.add("is-questioned");
+  }
+
+  function fieldsOf(error) {
+    const parts = [{ side: error.side, field: error.field }, ...(error.adds_up ?? [])];
+    return parts.map(fieldOf).filter(Boolean);
+  }
+
+  // "melded_points" and "melded.jokers" are boxes; "melded" the group of a side's melded
+  // cards; "went_out" the choice of who went out.
+  function fieldOf({ side, field }) {
+    if (side === null || !field) return null;
+    const box = form.elements[`sides-${side}-${field.replace(".", "-")}`];
+    if (box instanceof HTMLInputElement) return box.closest(".field");
+    if (field === "went_out") return form.querySelector(".went-out");
+    return cards[side]?.querySelector(`[data-cards='${field}']`) ?? null;
   }
 
   // While an entry is refused: the score of each side no problem concerns, the problems of the
@@ -131,6 +157,7 @@
     // Below the cards: what no card told, as a problem of the whole table that names no field.
     const others = errors.filter((error) => !cards.some((_card, index) => ofSide(error, index)));
     listProblems(roundProblems, others.map((error) => error.message));
+    markQuestioned(errors);
   }
 
   // A problem of the whole table (more of a card than the decks hold) is also each adding side's.

@@ -4,6 +4,7 @@ an edit, the winner; a second phone on the view link follows every round without
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Callable
 
@@ -13,6 +14,7 @@ from playwright.sync_api import LocatorAssertions, Page, expect
 pytestmark = pytest.mark.browser
 
 PLAYERS = ("Ann", "Bob", "Cy", "Di")
+TWO_ALONE = [{"name": name, "players": [name]} for name in ("Ann", "Bob")]
 LAPTOP = {"viewport": {"width": 1280, "height": 900}}
 Values = dict[str, int]
 
@@ -453,12 +455,7 @@ def test_a_breakdown_opened_on_the_view_page_stays_open_as_new_rounds_come_in(
     new_page: Callable[..., Page],
     stored_match: Callable[[dict[str, object]], dict[str, str]],
 ) -> None:
-    links = stored_match(
-        {
-            "name": "Open",
-            "sides": [{"name": "Ann", "players": ["Ann"]}, {"name": "Bob", "players": ["Bob"]}],
-        }
-    )
+    links = stored_match({"name": "Open", "sides": TWO_ALONE})
     enter_by_api(live_server, links, 1)
     page = new_page()
     page.goto(links["view_url"])
@@ -470,3 +467,21 @@ def test_a_breakdown_opened_on_the_view_page_stays_open_as_new_rounds_come_in(
     breakdowns = page.locator("#round-1 details.round-score")
     expect(breakdowns.first).to_have_attribute("open", "")
     expect(breakdowns.last).not_to_have_attribute("open", "")
+
+
+def test_the_live_score_outlines_the_field_a_refusal_names_and_clears_it_once_right(
+    new_page: Callable[..., Page], stored_match: Callable[[dict[str, object]], dict[str, str]]
+) -> None:
+    page = new_page(LAPTOP)
+    links = stored_match({"name": "Outlined", "sides": TWO_ALONE})
+    page.goto(f"{links['edit_url']}/rounds/new")
+    melded = page.locator(".field:has(#sides-0-melded_points)")
+
+    page.fill("#sides-0-melded_points", "20")  # under round 1's minimum of 50
+
+    expect(melded).to_have_class(re.compile(r"\bis-questioned\b"))
+    expect(page.locator(".field:has(#sides-1-melded_points)")).not_to_have_class(
+        re.compile(r"\bis-questioned\b")
+    )
+    page.fill("#sides-0-melded_points", "60")
+    expect(melded).not_to_have_class(re.compile(r"\bis-questioned\b"))
