@@ -485,3 +485,21 @@ def test_the_live_score_outlines_the_field_a_refusal_names_and_clears_it_once_ri
     )
     page.fill("#sides-0-melded_points", "60")
     expect(melded).not_to_have_class(re.compile(r"\bis-questioned\b"))
+
+
+def test_the_standings_printed_from_the_browser_leave_the_buttons_off_the_paper(
+    live_server: str,
+    new_page: Callable[..., Page],
+    stored_match: Callable[[dict[str, object]], dict[str, str]],
+) -> None:
+    page = new_page(LAPTOP)
+    links = stored_match({"name": "On paper", "sides": TWO_ALONE})
+    enter_by_api(live_server, links, 1)
+    page.goto(links["edit_url"])
+
+    page.emulate_media(media="print")
+
+    expect(page.locator(".scores")).to_be_visible()
+    buttons = (".site-header", ".match-actions", ".print-downloads", ".more-links", ".danger-zone")
+    for chrome in buttons:
+        expect(page.locator(chrome)).to_be_hidden()
