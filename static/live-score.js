@@ -12,9 +12,14 @@
   const cards = [...form.querySelectorAll("[data-side]")];
   const roundProblems = form.querySelector("[data-problems-round]");
   const numbers = [...form.querySelectorAll("[data-side] input:not([type='radio'])")];
-  const format = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  const grouped = new Intl.NumberFormat(document.documentElement.lang || undefined);
   let timer = null;
   let pending = null;
+
+  // Points as the server prints them: grouped in the page's language, below 0 with a true minus.
+  function points(value) {
+    return grouped.format(value).replace("-", "\u2212");
+  }
 
   // An empty field counts as 0; anything but a whole number, signed or not, is no number and
   // says so, as the server reads it (a negative number is the engine's to refuse).
@@ -102,11 +107,11 @@
   function showScore(card, side, unreadable) {
     const known = Boolean(side) && !unreadable.some((input) => card.contains(input));
     for (const total of card.querySelectorAll("[data-total]")) {
-      total.textContent = known ? format.format(side.score) : "–";
+      total.textContent = known ? points(side.score) : "–";
     }
     for (const part of card.querySelectorAll("[data-part]")) {
       const value = known ? side.breakdown[part.dataset.part] : 0;
-      part.querySelector("[data-value]").textContent = format.format(value);
+      part.querySelector("[data-value]").textContent = points(value);
       part.hidden = value === 0;
     }
   }

@@ -764,6 +764,18 @@ def test_the_standings_say_who_plays_in_each_side_whose_name_does_not(
     assert ('class="team-players"' in page) == bool(listed)
 
 
+def test_scores_below_zero_show_a_true_minus_sign_as_the_printed_sheets_do(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter(1, {**side(0, melded_points=60), **side(1, leftover_points=85)})
+
+    page = match.page(match.view)
+
+    assert '<span class="score">\u221285</span>' in page
+    assert "Total \u221285" in page and "-85" not in page
+
+
 def test_the_standings_show_the_leader_the_rounds_left_and_the_next_meld_minimums(
     pages: Callable[..., MatchPages],
 ) -> None:
