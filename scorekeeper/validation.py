@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache, reduce
 from math import gcd
 
@@ -505,8 +505,8 @@ def _supply_problems(rules: RuleSet, entry: RoundEntry) -> Iterator[Problem]:
     decks = rules.deck_count(entry.player_count)
     counted = list(_counted_supply_problems(entry, decks))
     yield from counted
-    # A kind over its supply says already that the wild cards are, and each of these what to
-    # check before the wild cards that books sharing ranks need.
+    # Each of these problems names what to check first: the wild cards that books sharing
+    # ranks need are told only when none of them is.
     wild = [] if counted else list(_wild_supply_problems(entry, decks))
     books = list(_book_supply_problems(rules, entry, decks))
     yield from wild + books
@@ -549,7 +549,7 @@ def _rank_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
     """Refuse clean and dirty books that the decks cannot make rank by rank: a book's natural
     cards are of one rank, which each deck has only SUITS of, so one deck makes no clean book
     and two decks at most one of each rank."""
-    if _fewest_dirty_book_wilds(rules, entry, decks) is not None:
+    if _entry_dirty_book_wilds(rules, entry, decks) is not None:
         return
     template = NP_(
         "The sides' clean and dirty books need more natural cards of one rank than %(decks)s "
@@ -569,20 +569,22 @@ def _rank_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
 def _shared_rank_wild_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:
     """Refuse books whose wild cards the decks cannot hold once their natural cards share the
     ranks: dirty books on a rank that other books take natural cards from hold more wild cards
-    than the one each that `_wild_supply_problems` counts."""
-    dirty_wilds = _fewest_dirty_book_wilds(rules, entry, decks)
+    than the one each that `_wild_supply_problems` counts. Wild cards counted left over are
+    added; those counted melded are in the books already."""
+    dirty_wilds = _entry_dirty_book_wilds(rules, entry, decks)
     if dirty_wilds is None:
         return
-    needed = dirty_wilds + BOOK_SIZE * sum(side.wild_books for side in entry.sides)
+    books = dirty_wilds + BOOK_SIZE * sum(side.wild_books for side in entry.sides)
+    needed = books + sum(_counted_wilds(side.leftover) for side in entry.sides)
     most = decks * _per_deck(WILD_KINDS)
     if needed <= most:
         return
     template = NP_(
-        "The sides' books need at least %(needed)s wild cards, but %(decks)s deck holds only "
+        "The sides need at least %(needed)s wild cards, but %(decks)s deck holds only "
         "%(most)s. It has %(per_rank)s natural cards of each rank, and a clean book takes "
         "%(size)s of them, so these dirty books cannot each hold %(naturals)s natural cards and "
         "1 wild card. Check the clean, dirty and wild books.",
-        "The sides' books need at least %(needed)s wild cards, but %(decks)s decks hold only "
+        "The sides need at least %(needed)s wild cards, but %(decks)s decks hold only "
         "%(most)s. They have %(per_rank)s natural cards of each rank, and a clean book takes "
         "%(size)s of them, so these dirty books cannot each hold %(naturals)s natural cards and "
         "1 wild card. Check the clean, dirty and wild books.",
@@ -596,15 +598,29 @@ def _shared_rank_wild_problems(rules: RuleSet, entry: RoundEntry, decks: int) ->
         "size": BOOK_SIZE,
         "naturals": BOOK_SIZE - 1,
     }
-    adds_up = tuple(_entered_fields(entry, ("clean_books", "dirty_books", "wild_books")))
+    adds_up = (
+        *_entered_fields(entry, ("clean_books", "dirty_books", "wild_books")),
+        *(field for field in _counted_fields(entry, WILD_KINDS) if field[1].startswith("leftover")),
+    )
     yield Problem("dirty_books", template, params, adds_up=adds_up)
 
 
-def _fewest_dirty_book_wilds(rules: RuleSet, entry: RoundEntry, decks: int) -> int | None:
+def _entry_dirty_book_wilds(rules: RuleSet, entry: RoundEntry, decks: int) -> int | None:
     least = BOOK_SIZE - rules.most_wilds_in_book  # a dirty book's natural cards
     clean = sum(side.clean_books for side in entry.sides)
     dirty = sum(side.dirty_books for side in entry.sides)
     return fewest_dirty_book_wilds(SUITS * decks, least, clean, dirty)
+
+
+@dataclass(frozen=True)
+class _RankRoom:
+    """The dirty books a rank holds beside some clean books, by the wild cards each needs:
+    1 while 6 of the rank's natural cards are left for it, then 7 less the natural cards left
+    over, then 7 (it takes its natural cards from the books before it)."""
+
+    singles: int  # books of 6 natural cards and 1 wild card
+    remainder: int  # wild cards of the book on the natural cards left over; 0: no such book
+    others: int  # books that need 7 more wild cards each
 
 
 @lru_cache(maxsize=256)
@@ -613,56 +629,66 @@ def fewest_dirty_book_wilds(per_rank: int, least: int, clean: int, dirty: int) -
     each of the natural ranks holding `per_rank` natural cards and each dirty book at least
     `least` of them and one wild card; None when the ranks cannot hold the books at all.
 
-    Every way of sharing the clean books out between the ranks is tried (at 20 decks, some
-    18,000); the dirty books then go where they need the fewest wild cards."""
-    sharings = _clean_book_sharings(clean, per_rank // BOOK_SIZE, NATURAL_RANKS)
-    wilds = (_dirty_book_wilds(per_rank, least, sharing, dirty) for sharing in sharings)
-    return min((count for count in wilds if count is not None), default=None)
+    Every way of sharing the clean books out between the ranks is tried (at 20 decks, up to
+    some 18,000; at a table's few decks, a few dozen); the dirty books then go where they need
+    the fewest wild cards, which is exact as each further book on a rank needs as many or more."""
+    rooms = _rank_rooms(per_rank, least)
+    fewest = None
+    for sharing in _clean_book_sharings(clean, len(rooms) - 1, NATURAL_RANKS):
+        wilds = _dirty_book_wilds(rooms, sharing, dirty)
+        if wilds is not None and (fewest is None or wilds < fewest):
+            fewest = wilds
+            if fewest == dirty:  # one wild card each: no sharing does better
+                break
+    return fewest
+
+
+@lru_cache(maxsize=64)
+def _rank_rooms(per_rank: int, least: int) -> tuple[_RankRoom, ...]:
+    """Return what a rank leaves its dirty books beside 0, 1, ... clean books."""
+    rooms = []
+    for clean in range(per_rank // BOOK_SIZE + 1):
+        room = per_rank - BOOK_SIZE * clean
+        fits = room // least
+        singles, left = divmod(room, BOOK_SIZE - 1)
+        remainder = BOOK_SIZE - left if left and fits > singles else 0
+        rooms.append(_RankRoom(singles, remainder, fits - singles - bool(remainder)))
+    return tuple(rooms)
 
 
 def _clean_book_sharings(clean: int, most: int, ranks: int) -> Iterator[tuple[int, ...]]:
-    """Yield each way `ranks` ranks hold `clean` clean books, at most `most` each, as the
-    books of each rank that holds any, most first."""
-    if clean == 0:
-        yield ()
+    """Yield each way `ranks` ranks hold `clean` clean books, at most `most` each, as how many
+    ranks hold 0, 1, ... `most` of them."""
+    if clean > most * ranks:
         return
-    for first in range(min(most, clean), 0, -1):
-        if first * ranks < clean:
-            return
-        for rest in _clean_book_sharings(clean - first, first, ranks - 1):
-            yield (first, *rest)
+    if most == 0:
+        yield (ranks,)
+        return
+    for holding in range(min(ranks, clean // most), -1, -1):
+        for fewer in _clean_book_sharings(clean - most * holding, most - 1, ranks - holding):
+            yield (*fewer, holding)
 
 
 def _dirty_book_wilds(
-    per_rank: int, least: int, clean_by_rank: tuple[int, ...], dirty: int
+    rooms: tuple[_RankRoom, ...], sharing: tuple[int, ...], dirty: int
 ) -> int | None:
-    """Return the fewest wild cards that `dirty` dirty books hold on ranks holding these clean
-    books (the ranks not named hold none), or None when they cannot hold them.
-
-    On one rank each further dirty book needs as many wild cards as the one before or more:
-    1 while 6 natural cards are left for it, then 7 less those left, then 7 (it takes its
-    natural cards from the books before it). So taking the cheapest books first is exact."""
-    unshared = (0,) * (NATURAL_RANKS - len(clean_by_rank))
-    singles = 0  # books of 6 natural cards and 1 wild card
-    remainders: list[int] = []  # each rank's next book, on the natural cards left over
-    others = 0  # books that need 7 more wild cards
-    for clean in clean_by_rank + unshared:
-        room = per_rank - BOOK_SIZE * clean
-        fits = room // least
-        full, left = divmod(room, BOOK_SIZE - 1)
-        singles += full
-        if left and fits > full:
-            remainders.append(BOOK_SIZE - left)
-        others += max(0, fits - full - bool(left))
+    """Return the fewest wild cards that `dirty` dirty books hold on ranks sharing the clean
+    books so, cheapest books first; None when the ranks cannot hold them."""
+    singles = others = 0
+    remainders = []
+    for ranks, room in zip(sharing, rooms, strict=True):
+        if ranks:
+            singles += ranks * room.singles
+            others += ranks * room.others
+            if room.remainder:
+                remainders.append((room.remainder, ranks))
     if dirty <= singles:
         return dirty
-    wilds = singles
-    for needs in sorted(remainders)[: dirty - singles]:
-        wilds += needs
-    rest = dirty - singles - len(remainders)
-    if rest > others:
-        return None
-    return wilds + BOOK_SIZE * max(0, rest)
+    wilds, short = singles, dirty - singles
+    for needs, ranks in sorted(remainders):
+        taken = min(ranks, short)
+        wilds, short = wilds + taken * needs, short - taken
+    return None if short > others else wilds + BOOK_SIZE * short
 
 
 def _entered_fields(

@@ -872,6 +872,17 @@ def test_dirty_books_sharing_ranks_need_wild_cards_that_the_decks_hold(
     assert f"but {decks} decks hold only {6 * decks}" in problem.message()
 
 
+def test_wild_cards_counted_left_over_add_to_those_books_sharing_ranks_need() -> None:
+    # Three decks hold 18 wild cards, all of which 9 dirty books beside 11 clean ones need.
+    rules = replace(STANDARD, decks=3, wild_ratio=DOUBLE, max_wilds_per_meld=None)
+    books = us(clean_books=11, dirty_books=9, melded=35 * 11 + 50 * 9)
+
+    assert problems_of(books, them(), rules=rules, players=2) == []
+    [problem] = problems_of(books, them(leftover=CardCounts(jokers=3)), rules=rules, players=2)
+    assert problem.params["needed"] == 21
+    assert problem.adds_up == ((0, "clean_books"), (0, "dirty_books"), (1, "leftover.jokers"))
+
+
 @pytest.mark.parametrize(("per_rank", "least"), [(4, 4), (8, 5), (12, 4), (16, 5), (20, 4)])
 def test_the_fewest_wild_cards_of_dirty_books_are_those_of_the_best_sharing_of_ranks(
     per_rank: int, least: int
