@@ -102,9 +102,15 @@ def test_a_match_that_cannot_be_played_is_refused_with_every_problem(
         pytest.param("\U0001f468\u200d\U0001f469\u200d\U0001f467 Fam", id="an emoji's joiners"),
         pytest.param("\U0001f3f3\ufe0f\u200d\U0001f308", id="a flag of joined emoji"),
         pytest.param("\u0645\u06cc\u200c\u0631\u0627", id="a zero-width non-joiner"),
+        pytest.param(
+            "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+            id="a flag of tags",
+        ),
     ],
 )
-def test_a_name_may_hold_any_space_or_mark_of_one_line(in_app: None, name: str) -> None:
+def test_a_name_may_hold_no_break_spaces_and_the_joiners_of_emoji_and_scripts(
+    in_app: None, name: str
+) -> None:
     sides = [side(name, name), side("B", "b")]
 
     created = store.create_match(name, "standard", build_rules(), sides)
@@ -120,6 +126,9 @@ def test_a_name_may_hold_any_space_or_mark_of_one_line(in_app: None, name: str) 
         pytest.param("Ann\u2028Lee", id="a line separator"),
         pytest.param("Ann\x00", id="a null character"),
         pytest.param("Ann\ud800", id="a lone surrogate"),
+        pytest.param("Ann\u202e", id="a right-to-left override"),
+        pytest.param("Ann\u2066Lee", id="a left-to-right isolate"),
+        pytest.param("Ann\u200b", id="a zero-width space"),
     ],
 )
 def test_a_name_that_breaks_its_line_is_refused(in_app: None, name: str) -> None:

@@ -23,6 +23,13 @@ from scorekeeper.rules import DEFAULT_PRESET, MAX_PLAYERS, RuleSet, build_rules
 from scorekeeper.store.statements import DriverStatement
 from scorekeeper.validation import MIN_SIDES
 
+# Unicode's control characters, line and paragraph separators, and surrogates.
+_BREAKING_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
+# The format characters a name may hold: the zero-width non-joiner and joiner, the left-to-right
+# and right-to-left marks, and the tags that make a flag of a region.
+_NAME_FORMAT_CHARACTERS = frozenset(
+    "\u200c\u200d\u200e\u200f" + "".join(map(chr, range(0xE0020, 0xE0080)))
+)
 EDIT_TOKEN_BYTES = 32
 PUBLIC_ID_BYTES = 16
 PUBLIC_ID_LENGTH = math.ceil(PUBLIC_ID_BYTES * 8 / 6)  # base64 characters, no padding
@@ -129,14 +136,16 @@ def _name_problems(field: str, name: str, *, side: int | None = None) -> list[Pr
 
 
 def _fits_one_line(name: str) -> bool:
-    """Tell whether a name holds no control character, line break or lone surrogate: names end
-    up in headers and file names, where those break things. Other spaces and invisible marks
-    belong to names: the no-break space, and the joiners of emoji and of many scripts."""
-    return all(unicodedata.category(char) not in _BREAKING_CATEGORIES for char in name)
-
-
-# Unicode's control characters, line and paragraph separators, and surrogates.
-_BREAKING_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
+    """Tell whether a name holds no control character, line break, lone surrogate or format
+    character but those names are written with: names end up in headers, file names and the
+    standings, where a line break breaks things and a bidi override turns the text after it
+    around. Spaces of every width belong to names, as do the joiners of emoji and of many
+    scripts, the marks of writing direction and the tags of flags."""
+    return all(
+        unicodedata.category(char) not in _BREAKING_CATEGORIES
+        and (unicodedata.category(char) != "Cf" or char in _NAME_FORMAT_CHARACTERS)
+        for char in name
+    )
 
 
 def _preset_problems(preset: str) -> list[Problem]:
