@@ -52,7 +52,9 @@ def error_list(message: str, field: str | None = None) -> Response:
 
 @bp.errorhandler(BadRequestBody)
 def _bad_body(error: BadRequestBody) -> tuple[Response, int]:
-    message = gettext(error.args[0], digits=sys.get_int_max_str_digits())
+    # Python's limit on the digits of a number it reads, which 0 turns off.
+    digits = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
+    message = gettext(error.args[0], digits=digits)
     return error_list(message, "body"), 400
 
 

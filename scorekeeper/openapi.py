@@ -149,7 +149,7 @@ def _schemas() -> dict[str, Any]:
         # A stored round's sides are the match's: its names and the running scores it counts.
         "RoundSide": _object(
             {
-                "name": {"type": "string", "description": "Ignored: the match's side, in order."},
+                "name": {**_NAME, "description": "Not stored: the match's side, in order."},
                 **side_properties,
                 "running_score": {**_INTEGER, "description": "Ignored: the match counts it."},
             }

@@ -597,7 +597,11 @@ def test_a_stale_delete_is_refused(client: FlaskClient, match: StoredMatch, ente
 @pytest.mark.parametrize(
     ("tags", "status"),
     [
-        pytest.param('"999", "1", "1000"', 200, id="one of several tags is the round's"),
+        pytest.param(
+            ", ".join(f'"{version}"' for version in range(1, 30)),
+            200,
+            id="one of many tags is the round's",
+        ),
         pytest.param('W/"1"', 412, id="a weak tag, which If-Match never matches"),
         pytest.param(f'"{"9" * 5000}"', 412, id="a tag of 5,000 digits"),
         pytest.param('"one"', 412, id="a tag that is no version"),
