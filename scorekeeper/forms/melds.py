@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -34,6 +35,11 @@ class MeldRowForm(Form):
     twos = count_field(_l(CardKind.TWOS.label))
     jokers = count_field(_l(CardKind.JOKERS.label))
 
+    def is_empty(self) -> bool:
+        """Tell whether the row holds neither a rank nor a card."""
+        counts = (self.naturals.data, self.twos.data, self.jokers.data)
+        return (self.rank.data or NO_MELD) == NO_MELD and not any(counts)
+
     def meld(self) -> Meld | None:
         """Return the meld of this row; None for a row left empty."""
         rank = self.rank.data or NO_MELD
@@ -63,6 +69,16 @@ class MeldCheckForm(_MeldRows):  # type: ignore[misc,valid-type]
         self.side.choices = list(side_choices)
         self._side_values = [choice.value for choice in side_choices]
 
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
+        """Validate the boxes, and that some row holds a meld: "Check" with every row empty is
+        told so beside the first row."""
+        if not super().validate(extra_validators):
+            return False
+        if all(row.is_empty() for row in self.rows):
+            add_error(self.rows[0].rank, gettext("Choose the rank of a meld and enter its cards."))
+            return False
+        return True
+
     def side_index(self) -> int:
         """Return the chosen side's index; the first side's when none could be read."""
         known = self._side_values
@@ -74,12 +90,8 @@ class MeldCheckForm(_MeldRows):  # type: ignore[misc,valid-type]
 
     def laid_down(self) -> list[tuple[int, Meld]] | None:
         """Return the melds entered, each with its row, rows left empty skipped; None when a
-        row holds cards but no rank, which its rank field then says, as the first row's says
-        that no meld was entered."""
+        row holds cards but no rank, which its rank field then says."""
         melds = [(index, row.meld()) for index, row in enumerate(self.rows)]
         if any(row.rank.errors for row in self.rows):
             return None
-        laid_down = [(index, meld) for index, meld in melds if meld is not None]
-        if not laid_down:  # "Check" with every row empty
-            add_error(self.rows[0].rank, gettext("Choose the rank of a meld and enter its cards."))
-        return laid_down
+        return [(index, meld) for index, meld in melds if meld is not None]
