@@ -18,7 +18,7 @@
 
   // Points as the server prints them: grouped in the page's language, below 0 with a true minus.
   function points(value) {
-    return grouped.format(value).replace("-", "\u2212");
+    return value < 0 ? `\u2212${grouped.format(-value)}` : grouped.format(value);
   }
 
   // An empty field counts as 0; anything but a whole number, signed or not, is no number and
@@ -125,14 +125,26 @@
     markQuestioned([]);
   }
 
-  // The fields a refused entry's problems name are outlined where they are typed, as the
-  // problems themselves are listed at the foot of each card, perhaps below the screen.
+  // The fields a refused entry's problems name are marked where they are typed, as the
+  // problems themselves are listed at the foot of each card, perhaps below the screen: outlined,
+  // and their boxes invalid to a screen reader, as the server's own errors mark them.
   function markQuestioned(errors) {
     const named = new Set(errors.flatMap(fieldsOf));
     for (const element of form.querySelectorAll(".is-questioned")) {
-      if (!named.has(element)) element.classList.remove("is-questioned");
+      if (!named.has(element)) question(element, false);
     }
-    for (const element of named) element.classList.add("is-questioned");
+    for (const element of named) question(element, true);
+  }
+
+  function question(element, questioned) {
+    element.classList.toggle("is-questioned", questioned);
+    for (const box of element.querySelectorAll("input[type='text']")) {
+      // A box the server or the unreadable check marked keeps its mark.
+      if (questioned && !box.hasAttribute("aria-invalid")) box.dataset.questioned = "";
+      if (box.dataset.questioned === undefined) continue;
+      box.toggleAttribute("aria-invalid", questioned);
+      if (!questioned) delete box.dataset.questioned;
+    }
   }
 
   function fieldsOf(error) {

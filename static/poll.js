@@ -15,22 +15,26 @@
     const region = fresh.querySelector(SELECTOR);
     if (!region) return;
     const current = document.querySelector(SELECTOR);
-    keepOpen(current, region);
+    const open = [...current.querySelectorAll("details[open] > summary")].map(placeOf);
+    const focused = current.contains(document.activeElement) && placeOf(document.activeElement);
     current.replaceWith(region);
+    open.forEach((place) => at(region, place)?.parentElement.setAttribute("open", ""));
+    if (focused) at(region, focused)?.focus();
   }
 
-  // The score breakdowns a reader opened stay open in the fresh standings: each is known by
-  // its round's row and its place in the row.
-  function keepOpen(current, fresh) {
-    const open = new Set([...current.querySelectorAll("tr[id] details[open]")].map(placeOf));
-    fresh.querySelectorAll("tr[id] details").forEach((details) => {
-      if (open.has(placeOf(details))) details.open = true;
-    });
+  // The score breakdowns a reader opened stay open in the fresh standings, and what had the
+  // focus (a breakdown, an edit link) has it again: each is known by its round's row and its
+  // place in the row.
+  const IN_ROW = "summary, a";
+
+  function placeOf(element) {
+    const row = element.closest("tr[id]");
+    return row && { row: row.id, index: [...row.querySelectorAll(IN_ROW)].indexOf(element) };
   }
 
-  function placeOf(details) {
-    const row = details.closest("tr[id]");
-    return `${row.id}/${[...row.querySelectorAll("details")].indexOf(details)}`;
+  function at(region, place) {
+    const row = place && region.querySelector(`tr[id="${place.row}"]`);
+    return row?.querySelectorAll(IN_ROW)[place.index];
   }
 
   async function poll() {

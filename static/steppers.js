@@ -23,6 +23,7 @@
         input.dispatchEvent(new Event("input", { bubbles: true }));
       });
     });
+    input.setAttribute("aria-keyshortcuts", "ArrowUp ArrowDown");
     input.addEventListener("keydown", (event) => {
       const button = { ArrowUp: more, ArrowDown: less }[event.key];
       if (button) {

@@ -459,7 +459,8 @@ def test_a_breakdown_opened_on_the_view_page_stays_open_as_new_rounds_come_in(
     enter_by_api(live_server, links, 1)
     page = new_page()
     page.goto(links["view_url"])
-    page.locator("#round-1 details.round-score summary").first.tap()
+    page.locator("#round-1 details.round-score summary").first.focus()
+    page.keyboard.press("Enter")  # opens it, as a tap does, and keeps the focus on it
 
     enter_by_api(live_server, links, 2)
 
@@ -467,6 +468,7 @@ def test_a_breakdown_opened_on_the_view_page_stays_open_as_new_rounds_come_in(
     breakdowns = page.locator("#round-1 details.round-score")
     expect(breakdowns.first).to_have_attribute("open", "")
     expect(breakdowns.last).not_to_have_attribute("open", "")
+    expect(breakdowns.first.locator("summary")).to_be_focused()
 
 
 def test_the_live_score_outlines_the_field_a_refusal_names_and_clears_it_once_right(
@@ -480,11 +482,13 @@ def test_the_live_score_outlines_the_field_a_refusal_names_and_clears_it_once_ri
     page.fill("#sides-0-melded_points", "20")  # under round 1's minimum of 50
 
     expect(melded).to_have_class(re.compile(r"\bis-questioned\b"))
+    expect(page.locator("#sides-0-melded_points")).to_have_attribute("aria-invalid", "")
     expect(page.locator(".field:has(#sides-1-melded_points)")).not_to_have_class(
         re.compile(r"\bis-questioned\b")
     )
     page.fill("#sides-0-melded_points", "60")
     expect(melded).not_to_have_class(re.compile(r"\bis-questioned\b"))
+    expect(page.locator("#sides-0-melded_points")).not_to_have_attribute("aria-invalid", "")
 
 
 def test_the_standings_printed_from_the_browser_leave_the_buttons_off_the_paper(
