@@ -12,13 +12,15 @@
   const cards = [...form.querySelectorAll("[data-side]")];
   const roundProblems = form.querySelector("[data-problems-round]");
   const numbers = [...form.querySelectorAll("[data-side] input:not([type='radio'])")];
-  const grouped = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  const DIGIT_GROUP = form.dataset.digitGroup;
   let timer = null;
   let pending = null;
 
-  // Points as the server prints them: grouped in the page's language, below 0 with a true minus.
+  // Points as the server prints them: digits grouped by three with the page's language's
+  // separator, below 0 with a true minus.
   function points(value) {
-    return value < 0 ? `\u2212${grouped.format(-value)}` : grouped.format(value);
+    const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, DIGIT_GROUP);
+    return value < 0 ? `\u2212${digits}` : digits;
   }
 
   // An empty field counts as 0; anything but a whole number, signed or not, is no number and
@@ -55,9 +57,24 @@
     } else {
       shown.remove();
     }
-    input.toggleAttribute("aria-invalid", unreadable);
+    markInvalid(input, "unreadable", unreadable);
     if (others.length) input.setAttribute("aria-describedby", others.join(" "));
     else input.removeAttribute("aria-describedby");
+  }
+
+  // A box is invalid to a screen reader while any of three marks it: the server's answer to
+  // the save the page came back from, the check that it holds a number, and the live score's
+  // problems. Each mark comes and goes on its own.
+  const MARKS = ["onSaving", "unreadable", "questioned"];
+  numbers.forEach((input) => {
+    if (input.getAttribute("aria-invalid") === "true") input.dataset.onSaving = "";
+  });
+
+  function markInvalid(input, mark, on) {
+    if (on) input.dataset[mark] = "";
+    else delete input.dataset[mark];
+    if (MARKS.some((each) => each in input.dataset)) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
   }
 
   function saidOnSaving(input) {
@@ -138,13 +155,9 @@
 
   function question(element, questioned) {
     element.classList.toggle("is-questioned", questioned);
-    for (const box of element.querySelectorAll("input[type='text']")) {
-      // A box the server or the unreadable check marked keeps its mark.
-      if (questioned && !box.hasAttribute("aria-invalid")) box.dataset.questioned = "";
-      if (box.dataset.questioned === undefined) continue;
-      box.toggleAttribute("aria-invalid", questioned);
-      if (!questioned) delete box.dataset.questioned;
-    }
+    element.querySelectorAll("input[type='text']").forEach((box) => {
+      markInvalid(box, "questioned", questioned);
+    });
   }
 
   function fieldsOf(error) {
