@@ -114,6 +114,8 @@ def meld_problems(
             "size",
         )
         yield Problem(field, template, {**params, "size": meld.size})
+        if not meld.size:  # a rank chosen and no card entered yet: nothing more to tell
+            return
     if meld.rank == WILD_RANK:
         yield from _wild_meld_problems(rules, meld, field, params)
     else:

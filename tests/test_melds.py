@@ -62,6 +62,8 @@ def test_every_rank_from_ace_down_to_four_and_wild_is_a_rank(rank: str) -> None:
     ("meld", "says"),
     [
         pytest.param(Meld("K", naturals=2), "has 2 cards; a meld has 3 to 7", id="two cards"),
+        pytest.param(Meld("K"), "has 0 cards; a meld has 3 to 7", id="a rank and no card"),
+        pytest.param(Meld("wild"), "has 0 cards", id="wild, and no card"),
         pytest.param(Meld("K", naturals=6, twos=2), "has 8 cards", id="eight cards"),
         pytest.param(Meld("3", naturals=3), "threes never meld", id="threes"),
         pytest.param(Meld("2", naturals=3), "2 is not a rank", id="twos are wild"),
