@@ -748,6 +748,11 @@ def test_the_share_page_needs_the_edit_token(pages: Callable[..., MatchPages]) -
             id="a team named by its players",
         ),
         pytest.param((("Ann", ("Ann",)), ("Bob", ("Bob",))), [], id="players alone"),
+        pytest.param(
+            (("Moon Divers", ("Mo", "Di")), ("ann and bob", ("Ann", "Bob"))),
+            ["Moon Divers: Mo and Di"],
+            id="names inside other words",
+        ),
     ],
 )
 def test_the_standings_say_who_plays_in_each_side_whose_name_does_not(
@@ -774,6 +779,17 @@ def test_scores_below_zero_show_a_true_minus_sign_as_the_printed_sheets_do(
 
     assert '<span class="score">\u221285</span>' in page
     assert "Total \u221285" in page and "-85" not in page
+
+
+def test_the_rules_of_the_match_write_numbers_as_the_rules_cards_do(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages(overrides={"red_three_held": -500, "wild_book": 2500})
+
+    page = match.page(match.view)
+
+    assert ": \u2212500 (preset: \u2212100)" in page
+    assert ": 2,500 (preset: 1,500)" in page
 
 
 def test_the_standings_show_the_leader_the_rounds_left_and_the_next_meld_minimums(

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from itertools import groupby
 
+from flask_babel import format_decimal
 from flask_babel import lazy_gettext as _l
 from wtforms import Form
 from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lacks SelectChoice
@@ -29,6 +30,7 @@ from scorekeeper.rules import (
     RuleSet,
     house_rule_keys,
 )
+from scorekeeper.rules_card import points_text
 
 
 class SettingKind(enum.Enum):
@@ -101,7 +103,10 @@ class HouseRule:
         return str(value)
 
     def display(self, value: object) -> str:
-        """Return a setting's value as a person reads it, in the request's language."""
+        """Return a setting's value as a person reads it, in the request's language: a number
+        as the rules cards print it, with its group separators and a true minus sign."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return points_text(value, format_decimal)
         return str(self.choice_label(value))
 
     def choice_label(self, value: object) -> str:

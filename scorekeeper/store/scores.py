@@ -6,6 +6,7 @@ side names, the player count and each side's running score.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -53,7 +54,7 @@ class MatchView:
         return tuple(
             (name, players)
             for name, players in sides
-            if not all(player in name for player in players)
+            if not all(_words(player) <= _words(name) for player in players)
         )
 
     def entered_round(self, number: int) -> ScoredRound | None:
@@ -199,3 +200,8 @@ def side_entry(entry: StoredEntry, name: str) -> SideEntry:
 
 def _cards(points: int | None, counts: Mapping[str, int] | None) -> int | CardCounts:
     return CardCounts.from_mapping(counts) if counts is not None else points or 0
+
+
+def _words(name: str) -> set[str]:
+    """Return the words of a name, whatever their case: "Moon Divers" holds no "Mo"."""
+    return set(re.findall(r"\w+", name.casefold()))
