@@ -251,16 +251,23 @@ def _round_body(number: int | None = None) -> RoundEntry:
     """Return the entry of a round's body; in an edit, its round number is the URL's."""
     body = json_body()
     problems = unknown_keys(body, ROUND_KEYS)
-    given = body.get("round")
-    if number is not None and given is None:
-        body["round"] = number
-    # A round that is no whole number is told so where the entry is read.
-    elif number is not None and is_whole_number(given) and given != number:
-        template = N_("round is %(given)s, but this is round %(round)s: send its own number.")
-        problems.append(Problem("round", template, {"given": given, "round": number}))
+    if number is not None:
+        problems += _round_number_problems(body, number)
     if problems:
         raise ProblemsError(problems)
     return parse_round(body, sides_required=False)
+
+
+def _round_number_problems(body: dict[str, Any], number: int) -> list[Problem]:
+    """Refuse an edit's body that names another round; one naming none is the URL's round. A
+    round that is no whole number is told so where the entry is read."""
+    given = body.setdefault("round", number)
+    if given is None:
+        body["round"] = number
+    elif is_whole_number(given) and given != number:
+        template = N_("round is %(given)s, but this is round %(round)s: send its own number.")
+        return [Problem("round", template, {"given": given, "round": number})]
+    return []
 
 
 def scored_round_json(scored: ScoredRound) -> dict[str, Any]:

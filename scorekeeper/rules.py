@@ -180,6 +180,11 @@ class RuleSet:
         """Return the most wild cards a dirty book may hold."""
         return self.most_wilds_in_meld(BOOK_SIZE)
 
+    @property
+    def fewest_naturals_in_book(self) -> int:
+        """Return the fewest natural cards a dirty book may hold."""
+        return BOOK_SIZE - self.most_wilds_in_book
+
     def most_wilds_carried(self, naturals: int) -> int:
         """Return the most wild cards that `naturals` natural cards can hold in melds of their
         ranks, in constant time for any count, however absurd."""

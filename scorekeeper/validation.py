@@ -338,7 +338,7 @@ def _book_card_problems(
 def _naturals_books_need(rules: RuleSet, side: SideEntry) -> int:
     """Return the natural cards a side's books hold at least: all of a clean book's, and all
     but the most wild cards a dirty book may hold."""
-    return BOOK_SIZE * side.clean_books + side.dirty_books * (BOOK_SIZE - rules.most_wilds_in_book)
+    return BOOK_SIZE * side.clean_books + side.dirty_books * rules.fewest_naturals_in_book
 
 
 def _counted_meld_problems(
@@ -560,8 +560,7 @@ def _rank_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iter
         "one rank, a dirty book at least %(least)s. Check the clean and dirty books.",
         "decks",
     )
-    least = BOOK_SIZE - rules.most_wilds_in_book
-    params = {"decks": decks, "per_rank": SUITS * decks, "size": BOOK_SIZE, "least": least}
+    params = {**_rank_params(decks), "least": rules.fewest_naturals_in_book}
     adds_up = tuple(_entered_fields(entry, ("clean_books", "dirty_books")))
     yield Problem("clean_books", template, params, adds_up=adds_up)
 
@@ -576,7 +575,7 @@ def _shared_rank_wild_problems(rules: RuleSet, entry: RoundEntry, decks: int) ->
         return
     books = dirty_wilds + BOOK_SIZE * sum(side.wild_books for side in entry.sides)
     needed = books + sum(_counted_wilds(side.leftover) for side in entry.sides)
-    most = decks * _per_deck(WILD_KINDS)
+    most = _wilds_in(decks)
     if needed <= most:
         return
     template = NP_(
@@ -590,26 +589,23 @@ def _shared_rank_wild_problems(rules: RuleSet, entry: RoundEntry, decks: int) ->
         "1 wild card. Check the clean, dirty and wild books.",
         "decks",
     )
-    params = {
-        "needed": needed,
-        "decks": decks,
-        "most": most,
-        "per_rank": SUITS * decks,
-        "size": BOOK_SIZE,
-        "naturals": BOOK_SIZE - 1,
-    }
+    params = {**_rank_params(decks), "needed": needed, "most": most, "naturals": BOOK_SIZE - 1}
     adds_up = (
         *_entered_fields(entry, ("clean_books", "dirty_books", "wild_books")),
-        *(field for field in _counted_fields(entry, WILD_KINDS) if field[1].startswith("leftover")),
+        *_counted_fields(entry, WILD_KINDS, groups=("leftover",)),
     )
     yield Problem("dirty_books", template, params, adds_up=adds_up)
 
 
+def _rank_params(decks: int) -> dict[str, object]:
+    """Return what a message of natural cards shared between ranks says of the decks."""
+    return {"decks": decks, "per_rank": SUITS * decks, "size": BOOK_SIZE}
+
+
 def _entry_dirty_book_wilds(rules: RuleSet, entry: RoundEntry, decks: int) -> int | None:
-    least = BOOK_SIZE - rules.most_wilds_in_book  # a dirty book's natural cards
     clean = sum(side.clean_books for side in entry.sides)
     dirty = sum(side.dirty_books for side in entry.sides)
-    return fewest_dirty_book_wilds(SUITS * decks, least, clean, dirty)
+    return fewest_dirty_book_wilds(SUITS * decks, rules.fewest_naturals_in_book, clean, dirty)
 
 
 @dataclass(frozen=True)
@@ -717,10 +713,14 @@ def _counted_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]
             yield _supply_problem(kind.value, kind.label, total, kind.per_deck, decks, adds_up)
 
 
-def _counted_fields(entry: RoundEntry, kinds: Iterable[CardKind]) -> Iterator[FieldOfSide]:
-    """Yield the count fields of these kinds that the sides counted some cards in."""
+def _counted_fields(
+    entry: RoundEntry, kinds: Iterable[CardKind], groups: tuple[str, ...] = ("melded", "leftover")
+) -> Iterator[FieldOfSide]:
+    """Yield the count fields of these kinds that the sides counted some cards in, melded or
+    left over, or only in `groups`."""
     for index, side in enumerate(entry.sides):
-        for group, cards in (("melded", side.melded), ("leftover", side.leftover)):
+        for group in groups:
+            cards = getattr(side, group)
             if isinstance(cards, CardCounts):
                 yield from ((index, f"{group}.{kind.value}") for kind in kinds if cards.of(kind))
 
@@ -732,7 +732,7 @@ def _wild_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]:
     counted = sum(
         _counted_wilds(cards) for side in entry.sides for cards in (side.melded, side.leftover)
     )
-    most = decks * _per_deck(WILD_KINDS)
+    most = _wilds_in(decks)
     if books_need + counted <= most:
         return
     params = {"needed": books_need + counted, "size": BOOK_SIZE, "decks": decks, "most": most}
@@ -773,6 +773,11 @@ def _wilds_books_need(side: SideEntry) -> int:
 
 def _counted_wilds(cards: int | CardCounts) -> int:
     return _of_kinds(cards, WILD_KINDS) if isinstance(cards, CardCounts) else 0
+
+
+def _wilds_in(decks: int) -> int:
+    """Return how many wild cards the decks hold."""
+    return decks * _per_deck(WILD_KINDS)
 
 
 def _per_deck(kinds: Iterable[CardKind]) -> int:

@@ -22,6 +22,7 @@ from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lack
 
 from scorekeeper.forms.fields import NUMERIC, SIGNED, SingleSelectField, stripped
 from scorekeeper.labels import SETTING_LABELS as DOMAIN_SETTING_LABELS
+from scorekeeper.problems import is_whole_number
 from scorekeeper.rules import (
     DEFAULT_PRESET,
     PRESETS,
@@ -105,7 +106,7 @@ class HouseRule:
     def display(self, value: object) -> str:
         """Return a setting's value as a person reads it, in the request's language: a number
         as the rules cards print it, with its group separators and a true minus sign."""
-        if isinstance(value, int) and not isinstance(value, bool):
+        if is_whole_number(value):
             return points_text(value, format_decimal)
         return str(self.choice_label(value))
 
