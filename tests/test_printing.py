@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import io
 import re
+import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -94,6 +98,62 @@ def test_pocket_cards_repeat_the_essentials_four_times(download: Download) -> No
 def test_a_pocket_cards_numbers_print_whole(download: Download, paper: str) -> None:
     text = text_of(download("/rules/standard/pocket.pdf", paper=paper))
     assert text.count("Wild book, only wilds 1,500") == 4
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    top: float  # points from the top of its page
+    bottom: float
+    page_height: float
+
+
+def words_of(response: TestResponse, folder: Path) -> list[Word]:
+    """Return every word of the PDF with where poppler's pdftotext places it on its page."""
+    path = folder / "document.pdf"
+    path.write_bytes(response.data)
+    xhtml = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    pages = re.findall(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', xhtml, re.S)
+    word = r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</word>'
+    return [
+        Word(html.unescape(text), float(top), float(bottom), float(height))
+        for height, body in pages
+        for top, bottom, text in re.findall(word, body)
+    ]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("language", ["nl", "be"])  # the longest words of the languages offered
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_four_pocket_cards_fit_a_page_and_no_rule_runs_past_its_card(
+    client: FlaskClient, tmp_path: Path, preset: str, language: str, paper: str
+) -> None:
+    headers = {"Accept-Language": language}
+    response = client.get(f"/rules/{preset}/pocket.pdf?paper={paper}", headers=headers)
+    words = words_of(response, tmp_path)
+    # The cards of the top row end halfway down what the page's margins leave.
+    middle = words[0].page_height / 2
+    assert len(reader(response).pages) == 1
+    assert [w.text for w in words if w.top < middle < w.bottom] == []
+
+
+def test_pocket_cards_too_long_for_a_quarter_page_print_two_to_a_page_and_whole(
+    client: FlaskClient, tmp_path: Path
+) -> None:
+    rounds = {"rounds": 8, "meld_minimums": [50, 90, 120, 150, 180, 210, 240, 270]}
+    rules = {"preset": "strict", "overrides": rounds | {"deal_bonus": 300}}
+    sides = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]
+    body = {"name": "Friday", "rules": rules, "sides": sides, "language": "nl"}
+    created = client.post("/api/v1/matches", json=body)
+    assert created.status_code == 201, created.get_json()
+    response = client.get(f"/m/{created.get_json()['id']}/pocket.pdf?paper=letter")
+    margin = 6 / 25.4 * 72  # the pocket pages' margin, in points
+    words = words_of(response, tmp_path)
+    assert len(reader(response).pages) == 2
+    assert text_of(response).count("Ronde 8 270") == 4
+    assert [w.text for w in words if w.bottom > w.page_height - margin] == []
 
 
 def test_the_blank_sheet_prints_each_rounds_meld_minimum(download: Download) -> None:
