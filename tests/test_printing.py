@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import html
 import io
 import re
-import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from pdf_layout import words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
@@ -100,30 +98,6 @@ def test_a_pocket_cards_numbers_print_whole(download: Download, paper: str) -> N
     assert text.count("Wild book, only wilds 1,500") == 4
 
 
-@dataclass(frozen=True)
-class Word:
-    text: str
-    top: float  # points from the top of its page
-    bottom: float
-    page_height: float
-
-
-def words_of(response: TestResponse, folder: Path) -> list[Word]:
-    """Return every word of the PDF with where poppler's pdftotext places it on its page."""
-    path = folder / "document.pdf"
-    path.write_bytes(response.data)
-    xhtml = subprocess.run(
-        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    pages = re.findall(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', xhtml, re.S)
-    word = r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</word>'
-    return [
-        Word(html.unescape(text), float(top), float(bottom), float(height))
-        for height, body in pages
-        for top, bottom, text in re.findall(word, body)
-    ]
-
-
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("language", ["nl", "be"])  # the longest words of the languages offered
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -132,7 +106,7 @@ def test_four_pocket_cards_fit_a_page_and_no_rule_runs_past_its_card(
 ) -> None:
     headers = {"Accept-Language": language}
     response = client.get(f"/rules/{preset}/pocket.pdf?paper={paper}", headers=headers)
-    words = words_of(response, tmp_path)
+    words = words_of(response.data, tmp_path)
     # The cards of the top row end halfway down what the page's margins leave.
     middle = words[0].page_height / 2
     assert len(reader(response).pages) == 1
@@ -150,7 +124,7 @@ def test_pocket_cards_too_long_for_a_quarter_page_print_two_to_a_page_and_whole(
     assert created.status_code == 201, created.get_json()
     response = client.get(f"/m/{created.get_json()['id']}/pocket.pdf?paper=letter")
     margin = 6 / 25.4 * 72  # the pocket pages' margin, in points
-    words = words_of(response, tmp_path)
+    words = words_of(response.data, tmp_path)
     assert len(reader(response).pages) == 2
     assert text_of(response).count("Ronde 8 270") == 4
     assert [w.text for w in words if w.bottom > w.page_height - margin] == []

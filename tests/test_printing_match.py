@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from pdf_layout import words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
@@ -283,3 +285,18 @@ def test_hostile_names_print_as_text_and_fetch_nothing(
 @pytest.mark.parametrize("kind", MATCH_PDFS)
 def test_an_unknown_match_has_no_pdfs(client: FlaskClient, kind: str) -> None:
     assert client.get(f"/m/nope/{kind}.pdf").status_code == 404
+
+
+def test_the_reports_legend_keeps_each_lines_sample_before_its_whole_name(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds, tmp_path: Path
+) -> None:
+    long_name = "Grandma Margaret and the Unbeatable Cousins"
+    stored = create_match(sides=[(long_name, ["Ann"]), ("Them", ["Cy"])])
+    play_rounds(stored, [(WENT_OUT, STAYED_IN)] * 4)
+    words = words_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf").data, tmp_path)
+    # The legend is the last of the chart's caption, which starts at the chart's left edge.
+    (caption,) = [w for w in words if w.text == "Rounds"]
+    legend = [w for w in words if w.page == caption.page and w.top > caption.bottom]
+    name = [w for w in legend if w.text in long_name.split()]
+    assert {w.text for w in name} == set(long_name.split())
+    assert min(w.left for w in name) > caption.left + 20  # points: right of the sample, 8 mm
