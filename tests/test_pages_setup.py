@@ -8,11 +8,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from page_parts import errors_next_to
+from page_parts import errors_next_to, posted_form
 
 from scorekeeper import store
+from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.forms import house_rules
 from scorekeeper.models import Match, db
+from scorekeeper.rules import build_rules
 
 FOUR = {"players-0": "Ann", "players-1": "Bob", "players-2": "Cy", "players-3": "Di"}
 SHARE_URL = re.compile(r"/m/(?P<public_id>[^/]+)/edit/(?P<token>[^/]+)/share")
@@ -229,3 +231,77 @@ def test_pages_carry_no_inline_script_or_style(client: FlaskClient) -> None:
         page = client.get(url).get_data(as_text=True)
         assert "<script>" not in page and "style=" not in page and "<style" not in page
         assert "https://" not in page and "http://" not in page.replace("http://localhost", "")
+
+
+def finish(app: Flask, public_id: str) -> None:
+    """Enter every round of a two-sided match."""
+    with app.app_context():
+        match = store.get_match(public_id)
+        assert match is not None
+        for number in range(1, store.rules_of(match).rounds + 1):
+            store.add_round(match, RoundEntry(number, (SideEntry(melded=200),) * 2))
+
+
+def only_match(app: Flask) -> Match:
+    with app.app_context():
+        [match] = db.session.scalars(db.select(Match))
+        return match
+
+
+def test_a_finished_match_sets_up_the_next_with_its_players_seating_rules_and_language(
+    client: FlaskClient, app: Flask
+) -> None:
+    typed = {
+        "seating": "2x2",
+        "team_names-1": "Us",
+        "house-going_out_bonus": "200",
+        "house-meld_minimums": "60, 90, 120, 150",
+        "language": "nl",
+    }
+    client.post("/matches/new", data=setup_form(**FOUR, **typed))
+    first = only_match(app)
+    finish(app, first.public_id)
+
+    standings = client.get(f"/m/{first.public_id}").get_data(as_text=True)
+    assert f'href="/m/{first.public_id}/again"' in standings
+    page = client.get(f"/m/{first.public_id}/again").get_data(as_text=True)
+    form = posted_form(page, "/matches/new")
+    assert client.post("/matches/new", data=form).status_code == 303
+
+    assert form["name"] == "Friday" and form["team_names-0"] == ""  # "Ann & Bob" follows them
+    first_sides, second_sides = stored_sides(app)
+    assert first_sides == second_sides == [("Ann & Bob", ["Ann", "Bob"]), ("Us", ["Cy", "Di"])]
+    with app.app_context():
+        first_match, second_match = db.session.scalars(db.select(Match).order_by(Match.id))
+        assert store.rules_of(second_match) == store.rules_of(first_match)
+        assert (second_match.preset, second_match.language) == ("standard", "nl")
+
+
+def test_a_match_still_being_played_offers_no_next_one(client: FlaskClient, app: Flask) -> None:
+    client.post("/matches/new", data=setup_form(**FOUR))
+
+    standings = client.get(f"/m/{only_match(app).public_id}").get_data(as_text=True)
+
+    assert "/again" not in standings
+
+
+def test_the_next_match_of_players_in_uneven_teams_keeps_them_and_asks_how_they_sit(
+    client: FlaskClient, app: Flask
+) -> None:
+    sides = [store.SideSpec("Ann & Bob", ("Ann", "Bob")), store.SideSpec("Cy", ("Cy",))]
+    with app.app_context():
+        created = store.create_match("Odd", "simple", build_rules("simple"), sides)
+        public_id = created.match.public_id
+
+    form = posted_form(client.get(f"/m/{public_id}/again").get_data(as_text=True), "/matches/new")
+
+    players = [form[f"players-{index}"] for index in range(4)]
+    assert (players, form["seating"], form["preset"]) == (
+        ["Ann", "Bob", "Cy", ""],
+        "individuals",
+        "simple",
+    )
+
+
+def test_the_next_match_of_an_unknown_match_is_not_found(client: FlaskClient) -> None:
+    assert client.get("/m/AAAAAAAAAAAAAAAAAAAAAA/again").status_code == 404

@@ -20,7 +20,7 @@ from scorekeeper.forms.house_rules import (
     house_rules,
     preset_values,
 )
-from scorekeeper.forms.match_setup import SEATINGS, MatchForm, team_name
+from scorekeeper.forms.match_setup import SEATINGS, MatchForm, team_name, values_like
 from scorekeeper.forms.rounds import COUNTS, NOBODY, DeleteRoundForm, RoundForm, round_form
 from scorekeeper.forms.sharing import ImportForm, NewEditLinkForm
 
@@ -47,4 +47,5 @@ __all__ = [
     "preset_values",
     "round_form",
     "team_name",
+    "values_like",
 ]

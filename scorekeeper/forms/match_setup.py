@@ -30,7 +30,12 @@ from scorekeeper.forms.fields import (
     name_field,
     stripped,
 )
-from scorekeeper.forms.house_rules import HouseRule, house_rules, house_rules_form_class
+from scorekeeper.forms.house_rules import (
+    HouseRule,
+    changed_house_rules,
+    house_rules,
+    house_rules_form_class,
+)
 from scorekeeper.i18n import LANGUAGES, problem_message
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import Problem, ProblemsError
@@ -82,6 +87,43 @@ def team_name(players: Iterable[str]) -> str:
     """Return the name a team gets when the table gives it none, such as "Ann & Bob"."""
     # Translators: joins the names of a team's players, as in "Ann & Bob".
     return gettext(" & ").join(players)
+
+
+def seating_of(sides: Sequence[SideSpec]) -> Seating | None:
+    """Return how the players of these sides sit, or None for teams the form cannot set up."""
+    sizes = {len(side.players) for side in sides}
+    if sizes == {1}:
+        return SEATINGS["individuals"]
+    return next(
+        (s for s in SEATINGS.values() if s.teams == len(sides) and {s.team_size} == sizes), None
+    )
+
+
+def values_like(
+    name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec], language: str | None
+) -> dict[str, object]:
+    """Return the set-up form's values for another match like one set up so: its name, players,
+    seating, team names, preset, house rules and printing language, each to change at will."""
+    seating = seating_of(sides)
+    values: dict[str, object] = {
+        "name": name,
+        "players": [player for side in sides for player in side.players],
+        "preset": preset,
+        "house": {
+            rule.name: rule.form_value(rule.value_of(rules))
+            for rule in changed_house_rules(preset, rules)
+        },
+    }
+    if seating is not None:
+        values["seating"] = seating.key
+    if seating is not None and seating.teams is not None:
+        # A team called after its players is left unnamed, so that it follows their names.
+        values["team_names"] = [
+            "" if side.name == team_name(side.players) else side.name for side in sides
+        ]
+    if language is not None:
+        values["language"] = language
+    return values
 
 
 class MatchForm(FlaskForm):

@@ -7,8 +7,16 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
-from scorekeeper.forms import SEATINGS, SETTING_LABELS, MatchForm, house_rule_groups, preset_values
+from scorekeeper.forms import (
+    SEATINGS,
+    SETTING_LABELS,
+    MatchForm,
+    house_rule_groups,
+    preset_values,
+    values_like,
+)
 from scorekeeper.matches.blueprint import Page, bp
+from scorekeeper.pages import match_or_404
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import DEFAULT_PRESET
 from scorekeeper.security import hand_out_token
@@ -36,6 +44,16 @@ def new() -> Page | Response:
     url = url_for(".share", public_id=created.match.public_id, token=created.edit_token)
     hand_out_token()
     return redirect(url, 303)
+
+
+@bp.get("/m/<public_id:public_id>/again")
+def again(public_id: str) -> str:
+    """Set up another match like this one, for a table that plays on: the same players, seating,
+    rules and printing language, each to change before it begins."""
+    match = match_or_404(public_id)
+    sides = store.sides_of(match)
+    values = values_like(match.name, match.preset, store.rules_of(match), sides, match.language)
+    return setup_page(MatchForm(data=values))
 
 
 def setup_page(form: MatchForm) -> str:

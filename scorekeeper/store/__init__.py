@@ -16,6 +16,7 @@ from scorekeeper.store.matches import (
     side_names,
     side_players,
     side_specs,
+    sides_of,
     token_opens,
 )
 from scorekeeper.store.operations import OperationIdRefused
@@ -59,5 +60,6 @@ __all__ = [
     "side_names",
     "side_players",
     "side_specs",
+    "sides_of",
     "token_opens",
 ]

@@ -222,6 +222,13 @@ def stored_rules(settings: Mapping[str, object]) -> RuleSet:
     return build_rules(DEFAULT_PRESET, settings)
 
 
+def sides_of(match: Match) -> tuple[SideSpec, ...]:
+    """Return the match's sides as it began: their names and players, in seating order."""
+    return tuple(
+        SideSpec(side.name, tuple(player.name for player in side.players)) for side in match.sides
+    )
+
+
 def side_names(match: Match) -> tuple[str, ...]:
     return tuple(side.name for side in match.sides)
 
