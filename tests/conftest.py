@@ -113,13 +113,32 @@ def create_match(app: Flask) -> CreateMatch:
         preset: str = "standard",
         overrides: Mapping[str, object] | None = None,
         sides: Sequence[tuple[str, Sequence[str]]] = TWO_PAIRS,
+        language: str | None = None,
     ) -> StoredMatch:
         specs = [store.SideSpec(side, tuple(players)) for side, players in sides]
         with app.app_context():
-            created = store.create_match(name, preset, build_rules(preset, overrides), specs)
+            rules = build_rules(preset, overrides)
+            created = store.create_match(name, preset, rules, specs, language=language)
             return StoredMatch(created.match.public_id, created.edit_token)
 
     return create
+
+
+PlayRounds = Callable[[StoredMatch, Sequence[tuple[SideEntry, ...]]], None]
+
+
+@pytest.fixture
+def play_rounds(app: Flask) -> PlayRounds:
+    """Return a function that stores the given rounds, one tuple of side entries per round."""
+
+    def play(stored: StoredMatch, rounds: Sequence[tuple[SideEntry, ...]]) -> None:
+        with app.app_context():
+            match = store.get_match(stored.public_id)
+            assert match is not None
+            for number, sides in enumerate(rounds, start=1):
+                store.add_round(match, RoundEntry(number, sides))
+
+    return play
 
 
 @pytest.fixture

@@ -37,7 +37,7 @@ class _FormReader(HTMLParser):
         name = attributes.get("name")
         if tag == "form":
             self._in_form = attributes.get("action") == self.action
-        elif not self._in_form or name is None and tag != "option":
+        elif not self._in_form or "disabled" in attributes or (name is None and tag != "option"):
             return
         elif tag == "select":
             self._select = name

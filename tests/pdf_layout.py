@@ -8,7 +8,6 @@ import html
 import re
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
 
 _PAGE = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
 _WORD = re.compile(
@@ -29,12 +28,10 @@ class Word:
     page_height: float
 
 
-def words_of(document: bytes, folder: Path) -> list[Word]:
+def words_of(document: bytes) -> list[Word]:
     """Return every word of a PDF, page by page, in reading order."""
-    path = folder / "document.pdf"
-    path.write_bytes(document)
-    command = ["pdftotext", "-bbox", str(path), "-"]
-    xhtml = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    command = ["pdftotext", "-bbox", "-", "-"]  # the PDF on standard input, the words out
+    xhtml = subprocess.run(command, input=document, capture_output=True, check=True).stdout
     return [
         Word(
             html.unescape(text),
@@ -45,6 +42,6 @@ def words_of(document: bytes, folder: Path) -> list[Word]:
             float(bottom),
             float(height),
         )
-        for page, (height, body) in enumerate(_PAGE.findall(xhtml))
+        for page, (height, body) in enumerate(_PAGE.findall(xhtml.decode()))
         for left, top, right, bottom, text in _WORD.findall(body)
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
@@ -11,10 +11,13 @@ from flask.testing import FlaskClient
 from page_parts import errors_next_to, posted_form
 
 from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.entries import SideEntry
 from scorekeeper.forms import house_rules
 from scorekeeper.models import Match, db
-from scorekeeper.rules import build_rules
+from scorekeeper.rules import PRESETS
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch, PlayRounds
 
 FOUR = {"players-0": "Ann", "players-1": "Bob", "players-2": "Cy", "players-3": "Di"}
 SHARE_URL = re.compile(r"/m/(?P<public_id>[^/]+)/edit/(?P<token>[^/]+)/share")
@@ -233,13 +236,8 @@ def test_pages_carry_no_inline_script_or_style(client: FlaskClient) -> None:
         assert "https://" not in page and "http://" not in page.replace("http://localhost", "")
 
 
-def finish(app: Flask, public_id: str) -> None:
-    """Enter every round of a two-sided match."""
-    with app.app_context():
-        match = store.get_match(public_id)
-        assert match is not None
-        for number in range(1, store.rules_of(match).rounds + 1):
-            store.add_round(match, RoundEntry(number, (SideEntry(melded=200),) * 2))
+ANOTHER_ROUND = (SideEntry(melded=200), SideEntry(melded=200))
+NOT_AS_THEY_WERE = "This form cannot seat the sides of"
 
 
 def only_match(app: Flask) -> Match:
@@ -248,26 +246,26 @@ def only_match(app: Flask) -> Match:
         return match
 
 
+def again(client: FlaskClient, public_id: str) -> tuple[str, dict[str, str]]:
+    """Return the set-up page of the match after this one, and what its form posts as shown."""
+    page = client.get(f"/m/{public_id}/again").get_data(as_text=True)
+    return page, posted_form(page, "/matches/new")
+
+
 def test_a_finished_match_sets_up_the_next_with_its_players_seating_rules_and_language(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, app: Flask, create_match: CreateMatch, play_rounds: PlayRounds
 ) -> None:
-    typed = {
-        "seating": "2x2",
-        "team_names-1": "Us",
-        "house-going_out_bonus": "200",
-        "house-meld_minimums": "60, 90, 120, 150",
-        "language": "nl",
-    }
-    client.post("/matches/new", data=setup_form(**FOUR, **typed))
-    first = only_match(app)
-    finish(app, first.public_id)
+    house_rules = {"going_out_bonus": 200, "meld_minimums": [60, 90, 120, 150]}
+    sides = [("Ann & Bob", ["Ann", "Bob"]), ("Us", ["Cy", "Di"])]
+    first = create_match(overrides=house_rules, sides=sides, language="nl")
+    play_rounds(first, [ANOTHER_ROUND] * 4)
 
     standings = client.get(f"/m/{first.public_id}").get_data(as_text=True)
     assert f'href="/m/{first.public_id}/again"' in standings
-    page = client.get(f"/m/{first.public_id}/again").get_data(as_text=True)
-    form = posted_form(page, "/matches/new")
+    page, form = again(client, first.public_id)
     assert client.post("/matches/new", data=form).status_code == 303
 
+    assert NOT_AS_THEY_WERE not in page
     assert form["name"] == "Friday" and form["team_names-0"] == ""  # "Ann & Bob" follows them
     first_sides, second_sides = stored_sides(app)
     assert first_sides == second_sides == [("Ann & Bob", ["Ann", "Bob"]), ("Us", ["Cy", "Di"])]
@@ -275,6 +273,34 @@ def test_a_finished_match_sets_up_the_next_with_its_players_seating_rules_and_la
         first_match, second_match = db.session.scalars(db.select(Match).order_by(Match.id))
         assert store.rules_of(second_match) == store.rules_of(first_match)
         assert (second_match.preset, second_match.language) == ("standard", "nl")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"meld_minimum_mode": "by_score", "wild_books_allowed": False},
+        {"decks": 3, "max_wilds_per_meld": None, "permission_to_go_out": "none"},
+        {"rounds": 3, "red_threes_laid_down": False, "deal_bonus": 200},
+    ],
+)
+def test_the_next_match_plays_the_same_rules_whatever_house_rules_the_form_offers(
+    client: FlaskClient,
+    app: Flask,
+    create_match: CreateMatch,
+    preset: str,
+    overrides: dict[str, object],
+) -> None:
+    first = create_match(preset=preset, overrides=overrides)
+
+    _page, form = again(client, first.public_id)
+    assert client.post("/matches/new", data=form).status_code == 303
+
+    with app.app_context():
+        first_match, second_match = db.session.scalars(db.select(Match).order_by(Match.id))
+        assert store.rules_of(second_match) == store.rules_of(first_match)
+        assert second_match.preset == preset
 
 
 def test_a_match_still_being_played_offers_no_next_one(client: FlaskClient, app: Flask) -> None:
@@ -286,20 +312,30 @@ def test_a_match_still_being_played_offers_no_next_one(client: FlaskClient, app:
 
 
 def test_the_next_match_of_players_in_uneven_teams_keeps_them_and_asks_how_they_sit(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, create_match: CreateMatch
 ) -> None:
-    sides = [store.SideSpec("Ann & Bob", ("Ann", "Bob")), store.SideSpec("Cy", ("Cy",))]
-    with app.app_context():
-        created = store.create_match("Odd", "simple", build_rules("simple"), sides)
-        public_id = created.match.public_id
+    first = create_match(preset="simple", sides=[("Ann & Bob", ["Ann", "Bob"]), ("Cy", ["Cy"])])
 
-    form = posted_form(client.get(f"/m/{public_id}/again").get_data(as_text=True), "/matches/new")
+    page, form = again(client, first.public_id)
 
+    assert NOT_AS_THEY_WERE in page
     players = [form[f"players-{index}"] for index in range(4)]
-    assert (players, form["seating"], form["preset"]) == (
-        ["Ann", "Bob", "Cy", ""],
+    assert (players, form["preset"]) == (["Ann", "Bob", "Cy", ""], "simple")
+    assert "seating" not in form  # no way of sitting chosen for them
+
+
+def test_the_next_match_of_players_alone_under_names_of_their_own_says_it_renames_them(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    first = create_match(sides=[("Grandma", ["Margaret"]), ("Ann", ["Ann"])])
+
+    page, form = again(client, first.public_id)
+
+    assert NOT_AS_THEY_WERE in page
+    assert (form["players-0"], form["players-1"], form["seating"]) == (
+        "Margaret",
+        "Ann",
         "individuals",
-        "simple",
     )
 
 

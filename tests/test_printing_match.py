@@ -4,24 +4,20 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from pdf_layout import words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
-from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.entries import SideEntry
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.pdf import StaticOnlyFetcher
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch, StoredMatch
+    from conftest import CreateMatch, PlayRounds, StoredMatch
 
 A4 = (595, 842)
 LETTER = (612, 792)
@@ -33,22 +29,6 @@ MATCH_PDFS = ("report", "sheet", "rules", "pocket")
 WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
 STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 HOUSE_RULES = {"going_out_bonus": 200}
-
-PlayRounds = Callable[["StoredMatch", Sequence[tuple[SideEntry, ...]]], None]
-
-
-@pytest.fixture
-def play_rounds(app: Flask) -> PlayRounds:
-    """Return a function that stores the given rounds, one tuple of side entries per round."""
-
-    def play(stored: StoredMatch, rounds: Sequence[tuple[SideEntry, ...]]) -> None:
-        with app.app_context():
-            match = store.get_match(stored.public_id)
-            assert match is not None
-            for number, sides in enumerate(rounds, start=1):
-                store.add_round(match, RoundEntry(number, sides))
-
-    return play
 
 
 @pytest.fixture
@@ -288,12 +268,12 @@ def test_an_unknown_match_has_no_pdfs(client: FlaskClient, kind: str) -> None:
 
 
 def test_the_reports_legend_keeps_each_lines_sample_before_its_whole_name(
-    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds, tmp_path: Path
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
 ) -> None:
-    long_name = "Grandma Margaret and the Unbeatable Cousins"
+    long_name = "Grandmother Margaret's Unbeatable Cousins Club"  # words found nowhere else
     stored = create_match(sides=[(long_name, ["Ann"]), ("Them", ["Cy"])])
     play_rounds(stored, [(WENT_OUT, STAYED_IN)] * 4)
-    words = words_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf").data, tmp_path)
+    words = words_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf").data)
     # The legend is the last of the chart's caption, which starts at the chart's left edge.
     (caption,) = [w for w in words if w.text == "Rounds"]
     legend = [w for w in words if w.page == caption.page and w.top > caption.bottom]

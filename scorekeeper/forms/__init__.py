@@ -20,7 +20,13 @@ from scorekeeper.forms.house_rules import (
     house_rules,
     preset_values,
 )
-from scorekeeper.forms.match_setup import SEATINGS, MatchForm, team_name, values_like
+from scorekeeper.forms.match_setup import (
+    SEATINGS,
+    MatchForm,
+    sets_up_again,
+    team_name,
+    values_like,
+)
 from scorekeeper.forms.rounds import COUNTS, NOBODY, DeleteRoundForm, RoundForm, round_form
 from scorekeeper.forms.sharing import ImportForm, NewEditLinkForm
 
@@ -46,6 +52,7 @@ __all__ = [
     "house_rules",
     "preset_values",
     "round_form",
+    "sets_up_again",
     "team_name",
     "values_like",
 ]

@@ -95,15 +95,30 @@ def seating_of(sides: Sequence[SideSpec]) -> Seating | None:
     if sizes == {1}:
         return SEATINGS["individuals"]
     return next(
-        (s for s in SEATINGS.values() if s.teams == len(sides) and {s.team_size} == sizes), None
+        (
+            seating
+            for seating in SEATINGS.values()
+            if seating.teams == len(sides) and {seating.team_size} == sizes
+        ),
+        None,
     )
+
+
+def sets_up_again(sides: Sequence[SideSpec]) -> bool:
+    """Tell whether the form can set these sides up as they are: in teams it offers, and each
+    player alone named after the player, as the form names them (the API may name them else)."""
+    seating = seating_of(sides)
+    if seating is None:
+        return False
+    return seating.teams is not None or all(side.name == side.players[0] for side in sides)
 
 
 def values_like(
     name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec], language: str | None
 ) -> dict[str, object]:
     """Return the set-up form's values for another match like one set up so: its name, players,
-    seating, team names, preset, house rules and printing language, each to change at will."""
+    seating, team names, preset, house rules and printing language, each to change at will.
+    Settings that the rules never consult come as the preset has them, which scores the same."""
     seating = seating_of(sides)
     values: dict[str, object] = {
         "name": name,
@@ -114,8 +129,8 @@ def values_like(
             for rule in changed_house_rules(preset, rules)
         },
     }
-    if seating is not None:
-        values["seating"] = seating.key
+    # No seating chosen for teams the form cannot seat: the table is to say how they sit.
+    values["seating"] = None if seating is None else seating.key
     if seating is not None and seating.teams is not None:
         # A team called after its players is left unnamed, so that it follows their names.
         values["team_names"] = [

@@ -13,6 +13,7 @@ from scorekeeper.forms import (
     MatchForm,
     house_rule_groups,
     preset_values,
+    sets_up_again,
     values_like,
 )
 from scorekeeper.matches.blueprint import Page, bp
@@ -52,6 +53,13 @@ def again(public_id: str) -> str:
     rules and printing language, each to change before it begins."""
     match = match_or_404(public_id)
     sides = store.sides_of(match)
+    if not sets_up_again(sides):
+        message = gettext(
+            "This form cannot seat the sides of %(match)s as they were: check the players, how "
+            "they sit and the team names before you begin.",
+            match=match.name,
+        )
+        flash(message)
     values = values_like(match.name, match.preset, store.rules_of(match), sides, match.language)
     return setup_page(MatchForm(data=values))
 

@@ -17,7 +17,7 @@ from scorekeeper.models import Match, Round
 from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import RuleSet
 from scorekeeper.scoring import RoundScore, Standings, score_round, standings
-from scorekeeper.store.matches import rules_of, side_names, side_players
+from scorekeeper.store.matches import rules_of, side_names, side_players, sides_of
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,10 @@ class MatchView:
     def players_of_named_sides(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """Return each side whose name does not name its players, with their names: a team
         called Us shows who plays in it; one called Ann & Bob, or a player alone, needs not."""
-        sides = (
-            (side.name, tuple(player.name for player in side.players)) for side in self.match.sides
-        )
         return tuple(
-            (name, players)
-            for name, players in sides
-            if not all(_words(player) <= _words(name) for player in players)
+            (side.name, side.players)
+            for side in sides_of(self.match)
+            if not all(_words(player) <= _words(side.name) for player in side.players)
         )
 
     def entered_round(self, number: int) -> ScoredRound | None:

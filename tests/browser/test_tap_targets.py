@@ -25,6 +25,8 @@ SMALL_TARGETS = """least => [...document.querySelectorAll(
 
 
 def small_targets(page: Page, path: str) -> list[str]:
+    """Return the controls of the page, every folded part opened, smaller than a thumb."""
+    page.evaluate("document.querySelectorAll('details').forEach(part => { part.open = true; })")
     least = SMALLEST - 0.5  # a box may come out a fraction of a pixel short
     return [f"{path}: {target}" for target in page.evaluate(SMALL_TARGETS, least)]
 
@@ -36,9 +38,13 @@ def test_every_control_of_every_page_is_large_enough_for_a_thumb(
 ) -> None:
     links = stored_match({"name": "Friday", "rules": {"preset": "standard"}, "sides": TEAMS})
     enter_by_api(live_server, links, 1)
+    finished = stored_match({"name": "Done", "rules": {"preset": "standard"}, "sides": TEAMS})
+    for number in range(1, 5):
+        enter_by_api(live_server, finished, number)
     edit = links["edit_url"]
     pages = ["/", "/matches/new", "/rules", "/rules/strict", "/matches/recent", "/matches/import"]
     pages += [edit, f"{edit}/rounds/1", f"{edit}/share", f"{edit}/melds", links["view_url"]]
+    pages += [finished["edit_url"], finished["view_url"], f"{finished['view_url']}/again"]
     page = new_page()
     small: list[str] = []
     for path in pages:
