@@ -20,6 +20,7 @@ from scorekeeper.forms import (
     team_name,
 )
 from scorekeeper.forms.house_rules import NO_LIMIT, SETTING_LABELS, SettingKind
+from scorekeeper.forms.match_setup import next_name
 from scorekeeper.problems import Problem
 from scorekeeper.rules import PRESETS, SETTING_KEYS, SETTING_RANGES, DeckCount, build_rules
 
@@ -331,3 +332,17 @@ def form_fields(form: Any) -> Iterator[Any]:
                 yield from form_fields(entry.form) if hasattr(entry, "form") else ()
         elif hasattr(field, "form"):
             yield from form_fields(field.form)
+
+
+@pytest.mark.parametrize(
+    ("name", "after"),
+    [
+        ("Friday", "Friday (2)"),
+        ("Friday (2)", "Friday (3)"),
+        ("Friday (9)", "Friday (10)"),
+        ("Cup (final)", "Cup (final) (2)"),
+        ("x" * 60, "x" * 56 + " (2)"),  # still at most 60 characters
+    ],
+)
+def test_the_match_after_another_is_numbered_on(name: str, after: str) -> None:
+    assert next_name(name) == after

@@ -266,7 +266,7 @@ def test_a_finished_match_sets_up_the_next_with_its_players_seating_rules_and_la
     assert client.post("/matches/new", data=form).status_code == 303
 
     assert NOT_AS_THEY_WERE not in page
-    assert form["name"] == "Friday" and form["team_names-0"] == ""  # "Ann & Bob" follows them
+    assert form["name"] == "Friday (2)" and form["team_names-0"] == ""  # "Ann & Bob" follows
     first_sides, second_sides = stored_sides(app)
     assert first_sides == second_sides == [("Ann & Bob", ["Ann", "Bob"]), ("Us", ["Cy", "Di"])]
     with app.app_context():

@@ -113,15 +113,29 @@ def sets_up_again(sides: Sequence[SideSpec]) -> bool:
     return seating.teams is not None or all(side.name == side.players[0] for side in sides)
 
 
+# A name that a match after another was given: "Friday (2)".
+_NUMBERED_NAME = re.compile(r"(?P<name>.*) \((?P<number>\d+)\)")
+
+
+def next_name(name: str) -> str:
+    """Return the name of the match after one called `name`: "Friday (2)" after "Friday", then
+    "Friday (3)", so that a device's list of its matches tells them apart."""
+    numbered = _NUMBERED_NAME.fullmatch(name)
+    base, number = (numbered["name"], int(numbered["number"]) + 1) if numbered else (name, 2)
+    suffix = f" ({number})"
+    return base[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+
+
 def values_like(
     name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec], language: str | None
 ) -> dict[str, object]:
-    """Return the set-up form's values for another match like one set up so: its name, players,
-    seating, team names, preset, house rules and printing language, each to change at will.
-    Settings that the rules never consult come as the preset has them, which scores the same."""
+    """Return the set-up form's values for the match after one set up so: its name numbered on,
+    its players, seating, team names, preset, house rules and printing language, each to change
+    at will. Settings that the rules never consult come as the preset has them, which scores the
+    same."""
     seating = seating_of(sides)
     values: dict[str, object] = {
-        "name": name,
+        "name": next_name(name),
         "players": [player for side in sides for player in side.players],
         "preset": preset,
         "house": {
