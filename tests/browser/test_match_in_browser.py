@@ -299,6 +299,8 @@ def test_going_back_to_a_saved_rounds_form_offers_the_next_round_not_the_saved_o
 
     expect(page.locator("h1")).to_have_text("Round 2 of 4")
     expect(page.locator("#sides-0-melded_points")).to_have_value("")
+    # The browser restores no choice of the round saved: its side going out would score twice.
+    expect(page.locator("input[name='went_out'][value='nobody']")).to_be_checked()
 
 
 def test_the_message_of_a_saved_round_can_be_hidden_from_the_top_of_the_standings(
