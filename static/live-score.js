@@ -23,11 +23,19 @@
     return value < 0 ? `\u2212${digits}` : digits;
   }
 
+  // A number typed in the digit groups the page prints ("1,200"), whole groups of three only,
+  // as the server reads it; a language that groups with a space takes any space.
+  const GROUP = /^\s$/.test(DIGIT_GROUP)
+    ? "\\s"
+    : DIGIT_GROUP.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const GROUPED = new RegExp(`^[+-]?\\d{1,3}(?:${GROUP}\\d{3})+$`);
+
   // An empty field counts as 0; anything but a whole number, signed or not, is no number and
   // says so, as the server reads it (a negative number is the engine's to refuse).
   function wholeNumber(input) {
-    const text = input.value.trim();
+    let text = input.value.trim();
     if (text === "") return 0;
+    if (GROUPED.test(text)) text = text.replace(new RegExp(GROUP, "g"), "");
     return /^[+-]?\d+$/.test(text) ? Number(text) : null;
   }
 

@@ -908,3 +908,39 @@ def test_match_pages_carry_no_inline_script_or_style_and_load_nothing_from_elsew
         page = match.page(url)
         assert "<script>" not in page and "style=" not in page and "<style" not in page
         assert not re.search(r'(src|href)="(https?:)?//(?!localhost/)', page)
+
+
+def enter_in(match: MatchPages, language: str, melded: str) -> TestResponse:
+    """Enter round 1 with the first side's melded points typed as `melded`, on a page in
+    `language`."""
+    fields = {"round_number": "1", "went_out": "nobody", **side(1, melded_points=200)}
+    data = {**BLANK_ROUND, **fields, **side(0, melded_points=melded)}
+    return match.client.post(match.new_round, data=data, headers={"Accept-Language": language})
+
+
+@pytest.mark.parametrize(
+    ("language", "typed"),
+    [("en", "1,200"), ("nl", "1.200"), ("be", "1 200"), ("be", "1\u00a0200"), ("en", " 1,200 ")],
+)
+def test_points_typed_in_the_digit_groups_the_pages_print_them_in_count_whole(
+    pages: Callable[..., MatchPages], app: Flask, language: str, typed: str
+) -> None:
+    match = pages()
+
+    assert enter_in(match, language, typed).status_code == 303
+    assert scores(app, match) == [(1200, 200)]
+
+
+@pytest.mark.parametrize(
+    ("language", "typed"), [("en", "12,5"), ("en", "1,2000"), ("en", "1.200"), ("nl", "1,200")]
+)
+def test_a_number_in_groups_the_pages_language_does_not_write_is_no_number(
+    pages: Callable[..., MatchPages], app: Flask, language: str, typed: str
+) -> None:
+    match = pages()
+
+    response = enter_in(match, language, typed)
+
+    assert response.status_code == 422
+    assert 'id="sides-0-melded_points-errors"' in response.get_data(as_text=True)
+    assert stored_rounds(app) == []

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 from uuid import uuid4
 
+from babel.numbers import get_group_symbol
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from wtforms import Form
 from wtforms.fields import (
@@ -58,13 +61,26 @@ def add_error(field: Field, message: str) -> None:
 
 
 class CountField(IntegerField):
-    """A whole number typed in a box; anything else is refused in the page's language."""
+    """A whole number typed in a box, with or without the digit groups the pages print it with
+    ("1,200"); anything else is refused in the page's language."""
 
     def process_formdata(self, valuelist: list[str]) -> None:
         try:
-            super().process_formdata(valuelist)
+            super().process_formdata([ungrouped(value) for value in valuelist])
         except ValueError:
             raise ValueError(str(NOT_A_WHOLE_NUMBER)) from None
+
+
+def ungrouped(text: str) -> str:
+    """Return a number typed in the page language's digit groups ("1,200" in English, "1.200"
+    in Dutch) without them, and any other text as typed. Only whole groups of three count: in
+    a language that groups with a comma, "12,5" is no number. A language that groups with a
+    space takes any space."""
+    group = get_group_symbol(get_locale())
+    separator = r"\s" if group.isspace() else re.escape(group)
+    if re.fullmatch(rf"[+-]?\d{{1,3}}(?:{separator}\d{{3}})+", text.strip()):
+        return re.sub(separator, "", text)
+    return text
 
 
 class SingleSelectField(SelectField):

@@ -365,6 +365,28 @@ def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does
     expect(page.locator("#sides-0-melded_points")).to_have_value("3l0")
 
 
+@pytest.mark.parametrize(
+    ("locale", "typed", "total"), [("en", "1,200", "1,200"), ("nl", "1.200", "1.200")]
+)
+def test_the_live_score_reads_points_typed_in_the_digit_groups_it_prints(
+    stored_match: Callable[[dict[str, object]], dict[str, str]],
+    new_page: Callable[..., Page],
+    locale: str,
+    typed: str,
+    total: str,
+) -> None:
+    page = new_page({"locale": locale})
+    links = stored_match({"name": "Groups", "sides": TWO_ALONE})
+    page.goto(f"{links['edit_url']}/rounds/new")
+
+    page.fill("#sides-0-melded_points", typed)
+
+    live_total(page, 0).to_have_text(total)
+    expect(page.locator("#sides-0-melded_points-unreadable")).to_have_count(0)
+    page.fill("#sides-0-melded_points", "12,5")  # no whole groups: a slip, in either language
+    live_total(page, 0).to_have_text("–")
+
+
 def test_a_side_whose_entry_is_refused_while_typing_leaves_the_other_sides_scored(
     live_server: str, new_page: Callable[..., Page]
 ) -> None:
