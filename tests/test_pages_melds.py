@@ -166,3 +166,25 @@ def test_the_checker_opens_from_the_view_link_and_from_the_edit_link(
     assert f'href="{edit}"' in private.text  # back to the standings it came from
     assert client.get(f"/m/{match.public_id}/edit/wrong/melds").status_code == 403
     assert client.get("/m/no-such-match-here/melds").status_code == 404
+
+
+def test_melds_of_wild_cards_only_are_offered_where_the_rules_allow_them(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    allowed = client.get(f"/m/{create_match(preset='standard').public_id}/melds")
+    forbidden = client.get(f"/m/{create_match(preset='simple').public_id}/melds")
+
+    assert allowed.get_data(as_text=True).count('value="wild"') == 4  # one per row
+    assert 'value="wild"' not in forbidden.get_data(as_text=True)
+
+
+def test_a_link_naming_a_meld_the_rules_forbid_is_told_why_and_an_unknown_rank_to_choose(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match(preset="simple")
+
+    forbidden = checked(client, match, meld(0, "wild", twos=3))
+    unknown = checked(client, match, meld(0, "Z", naturals=3))
+
+    assert "Meld 1: these rules allow no melds of wild cards only." in forbidden
+    assert "Choose a rank from the list." in errors_next_to(unknown, "meld_0-rank")

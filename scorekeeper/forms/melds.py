@@ -14,6 +14,7 @@ from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lack
     SelectChoice,
     SelectField,
 )
+from wtforms.validators import ValidationError
 
 from scorekeeper.forms.fields import add_error, count_field
 from scorekeeper.melds import RANKS, WILD_RANK, Meld
@@ -27,13 +28,22 @@ _RANK_CHOICES = [
 ]
 
 
+_RANK_VALUES = frozenset(choice.value for choice in _RANK_CHOICES)
+
+
 class MeldRowForm(Form):
     """One meld: its rank and the cards in it."""
 
-    rank = SelectField(_l("Rank"), choices=_RANK_CHOICES, default=NO_MELD)
+    # Read against every rank, not only those offered: where the rules forbid melds of wild
+    # cards only, a link that names one is told so by the rules, not as an unknown rank.
+    rank = SelectField(_l("Rank"), choices=_RANK_CHOICES, default=NO_MELD, validate_choice=False)
     naturals = count_field(_l("Natural cards"))
     twos = count_field(_l(CardKind.TWOS.label))
     jokers = count_field(_l(CardKind.JOKERS.label))
+
+    def validate_rank(self, field: SelectField) -> None:
+        if (field.data or NO_MELD) not in _RANK_VALUES:
+            raise ValidationError(gettext("Choose a rank from the list."))
 
     def is_empty(self) -> bool:
         """Tell whether the row holds neither a rank nor a card."""
@@ -64,10 +74,17 @@ class MeldCheckForm(_MeldRows):  # type: ignore[misc,valid-type]
     # A side named by a link changed by hand is read as the first side.
     side = RadioField(_l("The side about to meld"), default="0", validate_choice=False)
 
-    def __init__(self, side_choices: Sequence[SelectChoice], **kwargs: object) -> None:
+    def __init__(
+        self, side_choices: Sequence[SelectChoice], *, wild_melds: bool, **kwargs: object
+    ) -> None:
+        """`wild_melds`: whether the rules allow melds of wild cards only, which the ranks
+        offered then include."""
         super().__init__(**kwargs)
         self.side.choices = list(side_choices)
         self._side_values = [choice.value for choice in side_choices]
+        if not wild_melds:
+            for row in self.rows:
+                row.rank.choices = [c for c in _RANK_CHOICES if c.value != WILD_RANK]
 
     def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
         """Validate the boxes, and that some row holds a meld: "Check" with every row empty is

@@ -25,7 +25,9 @@ def meld_check(public_id: str, token: str | None = None) -> str:
     view = store.match_view(match)
     number = view.next_round or view.rules.rounds  # after the last round, its minimum
     form = MeldCheckForm(
-        _side_choices(view, view.meld_minimums_in(number)), formdata=request.args or None
+        _side_choices(view, view.meld_minimums_in(number)),
+        wild_melds=view.rules.wild_books_allowed,
+        formdata=request.args or None,
     )
     checked = _checked(form, view, number, view.scores_before(number)) if request.args else None
     return render_template(
