@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import TypeGuard
 
 from babel import Locale
+from babel.numbers import get_group_symbol
 from flask import request
-from flask_babel import format_decimal, get_translations, gettext
+from flask_babel import format_decimal, get_locale, get_translations, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
@@ -79,6 +80,12 @@ def browsers_language(accept_language: str) -> str:
     Kept per header: a phone sends the same one with every request."""
     accepted = parse_accept_header(accept_language, LanguageAccept)
     return accepted.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def digit_group() -> str:
+    """Return the separator of the request's language between groups of three digits ("1,200"
+    in English, "1.200" in Dutch): the pages print numbers with it and read them back so."""
+    return str(get_group_symbol(get_locale()))
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:

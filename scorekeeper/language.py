@@ -9,7 +9,7 @@ from flask import Blueprint, abort, current_app, redirect, request, url_for
 from flask_babel import get_locale, gettext
 from werkzeug.wrappers import Response
 
-from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
+from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES, digit_group
 
 COOKIE_LIFETIME = timedelta(days=365)
 # Characters a browser drops or reads as a slash, which could turn a path into another site.
@@ -60,7 +60,7 @@ def first_upper(text: str) -> str:
 @bp.app_context_processor
 def language_choices() -> dict[str, object]:
     """Give every template the languages offered and the one the page is in."""
-    return {"languages": LANGUAGES, "language": str(get_locale())}
+    return {"languages": LANGUAGES, "language": str(get_locale()), "digit_group": digit_group()}
 
 
 @bp.after_app_request

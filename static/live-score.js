@@ -12,31 +12,13 @@
   const cards = [...form.querySelectorAll("[data-side]")];
   const roundProblems = form.querySelector("[data-problems-round]");
   const numbers = [...form.querySelectorAll("[data-side] input:not([type='radio'])")];
-  const DIGIT_GROUP = form.dataset.digitGroup;
   let timer = null;
   let pending = null;
-
-  // Points as the server prints them: digits grouped by three with the page's language's
-  // separator, below 0 with a true minus.
-  function points(value) {
-    const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, DIGIT_GROUP);
-    return value < 0 ? `\u2212${digits}` : digits;
-  }
-
-  // A number typed in the digit groups the page prints ("1,200"), whole groups of three only,
-  // as the server reads it; a language that groups with a space takes any space.
-  const GROUP = /^\s$/.test(DIGIT_GROUP)
-    ? "\\s"
-    : DIGIT_GROUP.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const GROUPED = new RegExp(`^[+-]?\\d{1,3}(?:${GROUP}\\d{3})+$`);
 
   // An empty field counts as 0; anything but a whole number, signed or not, is no number and
   // says so, as the server reads it (a negative number is the engine's to refuse).
   function wholeNumber(input) {
-    let text = input.value.trim();
-    if (text === "") return 0;
-    if (GROUPED.test(text)) text = text.replace(new RegExp(GROUP, "g"), "");
-    return /^[+-]?\d+$/.test(text) ? Number(text) : null;
+    return typedNumber.read(input.value);
   }
 
   // What a side's field holds for the engine: a field that holds no number is read as empty,
@@ -132,11 +114,11 @@
   function showScore(card, side, unreadable) {
     const known = Boolean(side) && !unreadable.some((input) => card.contains(input));
     for (const total of card.querySelectorAll("[data-total]")) {
-      total.textContent = known ? points(side.score) : "–";
+      total.textContent = known ? typedNumber.write(side.score) : "–";
     }
     for (const part of card.querySelectorAll("[data-part]")) {
       const value = known ? side.breakdown[part.dataset.part] : 0;
-      part.querySelector("[data-value]").textContent = points(value);
+      part.querySelector("[data-value]").textContent = typedNumber.write(value);
       part.hidden = value === 0;
     }
   }

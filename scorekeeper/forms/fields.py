@@ -7,8 +7,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 from uuid import uuid4
 
-from babel.numbers import get_group_symbol
-from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from wtforms import Form
 from wtforms.fields import (
@@ -24,6 +22,7 @@ from wtforms.fields import (
 from wtforms.validators import Length, Optional
 from wtforms.widgets import TextInput
 
+from scorekeeper.i18n import digit_group
 from scorekeeper.payloads import MAX_NAME_LENGTH
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
@@ -76,7 +75,7 @@ def ungrouped(text: str) -> str:
     in Dutch) without them, and any other text as typed. Only whole groups of three count: in
     a language that groups with a comma, "12,5" is no number. A language that groups with a
     space takes any space."""
-    group = get_group_symbol(get_locale())
+    group = digit_group()
     separator = r"\s" if group.isspace() else re.escape(group)
     if re.fullmatch(rf"[+-]?\d{{1,3}}(?:{separator}\d{{3}})+", text.strip()):
         return re.sub(separator, "", text)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from babel.numbers import get_group_symbol
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
@@ -226,7 +225,5 @@ def round_page(
         # The calculator API takes the match's rules as overrides of the default preset.
         live_rules={"overrides": view.rules.as_settings()},
         not_a_number=NOT_A_WHOLE_NUMBER,  # what the live score says of a field holding no number
-        # The live score groups digits as the server does: browsers lack some languages' rules.
-        digit_group=get_group_symbol(get_locale()),
         counts_mode=COUNTS,  # the live score's sign that a side counts its cards by kind
     )

@@ -375,7 +375,7 @@ def test_the_live_score_reads_points_typed_in_the_digit_groups_it_prints(
     typed: str,
     total: str,
 ) -> None:
-    page = new_page({"locale": locale})
+    page = new_page({"locale": locale, "has_touch": True})
     links = stored_match({"name": "Groups", "sides": TWO_ALONE})
     page.goto(f"{links['edit_url']}/rounds/new")
 
@@ -383,6 +383,8 @@ def test_the_live_score_reads_points_typed_in_the_digit_groups_it_prints(
 
     live_total(page, 0).to_have_text(total)
     expect(page.locator("#sides-0-melded_points-unreadable")).to_have_count(0)
+    step_up(page, "sides-0-melded_points")  # + steps from the number typed, by 5 points
+    expect(page.locator("#sides-0-melded_points")).to_have_value("1205")
     page.fill("#sides-0-melded_points", "12,5")  # no whole groups: a slip, in either language
     live_total(page, 0).to_have_text("–")
 

@@ -1,0 +1,30 @@
+// A number as the pages write it and read it back, for the scripts of the number boxes: digits
+// in groups of three with the separator of the page's language (on <html data-digit-group>,
+// from the server: browsers lack some languages' rules), below 0 with a true minus.
+"use strict";
+
+// Read by the scripts loaded after this one.
+const typedNumber = (() => {
+  const GROUP = document.documentElement.dataset.digitGroup ?? ",";
+  // A language that groups with a space takes any space, as the server does.
+  const SEPARATOR = /^\s$/.test(GROUP) ? "\\s" : GROUP.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const GROUPED = new RegExp(`^[+-]?\\d{1,3}(?:${SEPARATOR}\\d{3})+$`);
+
+  return {
+    // What a box holds: 0 when empty, a whole number typed with or without its digit groups
+    // (whole groups of three only, so that "12,5" is no number), else null.
+    read(text) {
+      const trimmed = text.trim();
+      if (trimmed === "") return 0;
+      const digits = GROUPED.test(trimmed)
+        ? trimmed.replace(new RegExp(SEPARATOR, "g"), "")
+        : trimmed;
+      return /^[+-]?\d+$/.test(digits) ? Number(digits) : null;
+    },
+    // Points as the server prints them.
+    write(value) {
+      const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, GROUP);
+      return value < 0 ? `\u2212${digits}` : digits;
+    },
+  };
+})();
