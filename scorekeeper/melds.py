@@ -77,6 +77,12 @@ class MeldCheck:
         return max(self.minimum - self.points, 0)
 
 
+def meld_ranks(rules: RuleSet) -> tuple[str, ...]:
+    """Return the ranks a meld may have under `rules`: wild cards only where they allow wild
+    books, which are such melds grown to seven cards."""
+    return tuple(rank for rank in RANKS if rank != WILD_RANK or rules.wild_books_allowed)
+
+
 def meld_points(rules: RuleSet, meld: Meld) -> int:
     """Return the card points of a meld at the rules' card values."""
     values = rules.card_values
@@ -125,7 +131,7 @@ def meld_problems(
 def _wild_meld_problems(
     rules: RuleSet, meld: Meld, field: str, params: dict[str, object]
 ) -> Iterator[Problem]:
-    if not rules.wild_books_allowed:
+    if WILD_RANK not in meld_ranks(rules):
         template = N_("Meld %(meld)s: these rules allow no melds of wild cards only.")
         yield Problem(field, template, params)
     if meld.naturals:

@@ -6,7 +6,15 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.melds import RANKS, Meld, MeldCheck, check_melds, meld_points
+from scorekeeper.melds import (
+    RANKS,
+    WILD_RANK,
+    Meld,
+    MeldCheck,
+    check_melds,
+    meld_points,
+    meld_ranks,
+)
 from scorekeeper.problems import ProblemsError
 from scorekeeper.rules import RuleSet, build_rules
 
@@ -215,3 +223,10 @@ def test_melds_numbered_by_the_caller_are_called_by_their_numbers_in_each_proble
     assert threes.message() == "Meld 2: threes never meld."
     assert again.message().startswith("Meld 5: a side keeps one unfinished meld of each rank")
     assert (threes.field, again.field) == ("melds[0]", "melds[2]")  # still where each was given
+
+
+@pytest.mark.parametrize("rules", [STANDARD, SIMPLE], ids=["wild books", "no wild books"])
+def test_a_meld_of_wild_cards_only_has_a_rank_where_wild_books_are_played(rules: RuleSet) -> None:
+    natural = tuple(rank for rank in RANKS if rank != WILD_RANK)
+    wild = (WILD_RANK,) if rules.wild_books_allowed else ()
+    assert meld_ranks(rules) == natural + wild

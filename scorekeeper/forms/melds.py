@@ -75,16 +75,15 @@ class MeldCheckForm(_MeldRows):  # type: ignore[misc,valid-type]
     side = RadioField(_l("The side about to meld"), default="0", validate_choice=False)
 
     def __init__(
-        self, side_choices: Sequence[SelectChoice], *, wild_melds: bool, **kwargs: object
+        self, side_choices: Sequence[SelectChoice], *, ranks: Sequence[str], **kwargs: object
     ) -> None:
-        """`wild_melds`: whether the rules allow melds of wild cards only, which the ranks
-        offered then include."""
+        """`ranks`: the ranks the rules let a meld have, which the rows offer."""
         super().__init__(**kwargs)
         self.side.choices = list(side_choices)
         self._side_values = [choice.value for choice in side_choices]
-        if not wild_melds:
-            for row in self.rows:
-                row.rank.choices = [c for c in _RANK_CHOICES if c.value != WILD_RANK]
+        offered = [c for c in _RANK_CHOICES if c.value == NO_MELD or c.value in ranks]
+        for row in self.rows:
+            row.rank.choices = offered
 
     def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
         """Validate the boxes, and that some row holds a meld: "Check" with every row empty is

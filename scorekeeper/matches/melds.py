@@ -10,7 +10,7 @@ from wtforms.fields import SelectChoice  # type: ignore[attr-defined]  # types-W
 from scorekeeper import store
 from scorekeeper.forms.melds import MeldCheckForm
 from scorekeeper.matches.blueprint import bp, editable_match
-from scorekeeper.melds import MeldCheck, MeldResult, check_melds
+from scorekeeper.melds import MeldCheck, MeldResult, check_melds, meld_ranks
 from scorekeeper.pages import match_or_404
 from scorekeeper.store import MatchView
 
@@ -26,7 +26,7 @@ def meld_check(public_id: str, token: str | None = None) -> str:
     number = view.next_round or view.rules.rounds  # after the last round, its minimum
     form = MeldCheckForm(
         _side_choices(view, view.meld_minimums_in(number)),
-        wild_melds=view.rules.wild_books_allowed,
+        ranks=meld_ranks(view.rules),
         formdata=request.args or None,
     )
     checked = _checked(form, view, number, view.scores_before(number)) if request.args else None
