@@ -261,7 +261,7 @@ def _round_body(number: int | None = None) -> RoundEntry:
 def _round_number_problems(body: dict[str, Any], number: int) -> list[Problem]:
     """Refuse an edit's body that names another round; one naming none is the URL's round. A
     round that is no whole number is told so where the entry is read."""
-    given = body.setdefault("round", number)
+    given = body.get("round")
     if given is None:
         body["round"] = number
     elif is_whole_number(given) and given != number:

@@ -141,10 +141,11 @@ def _fits_one_line(name: str) -> bool:
     standings, where a line break breaks things and a bidi override turns the text after it
     around. Spaces of every width belong to names, as do the joiners of emoji and of many
     scripts, the marks of writing direction and the tags of flags."""
+    categories = ((char, unicodedata.category(char)) for char in name)
     return all(
-        unicodedata.category(char) not in _BREAKING_CATEGORIES
-        and (unicodedata.category(char) != "Cf" or char in _NAME_FORMAT_CHARACTERS)
-        for char in name
+        category not in _BREAKING_CATEGORIES
+        and (category != "Cf" or char in _NAME_FORMAT_CHARACTERS)
+        for char, category in categories
     )
 
 
