@@ -1,11 +1,11 @@
 // A number as the pages write it and read it back, for the scripts of the number boxes: digits
-// in groups of three with the separator of the page's language (on <html data-digit-group>,
+// in groups of three with the separator of the page's language (on <body data-digit-group>,
 // from the server: browsers lack some languages' rules), below 0 with a true minus.
 "use strict";
 
 // Read by the scripts loaded after this one.
 const typedNumber = (() => {
-  const GROUP = document.documentElement.dataset.digitGroup ?? ",";
+  const GROUP = document.body.dataset.digitGroup ?? ",";
   // A language that groups with a space takes any space, as the server does.
   const SEPARATOR = /^\s$/.test(GROUP) ? "\\s" : GROUP.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const GROUPED = new RegExp(`^[+-]?\\d{1,3}(?:${SEPARATOR}\\d{3})+$`);
