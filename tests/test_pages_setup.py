@@ -275,6 +275,20 @@ def test_a_finished_match_sets_up_the_next_with_its_players_seating_rules_and_la
         assert (second_match.preset, second_match.language) == ("standard", "nl")
 
 
+@pytest.mark.parametrize("named_after_players", ["Ann і Bob", "Ann・Bob", "Ann en Bob"])
+def test_a_team_named_after_its_players_in_another_language_follows_them_in_the_next_match(
+    client: FlaskClient, app: Flask, create_match: CreateMatch, named_after_players: str
+) -> None:
+    first = create_match(sides=[(named_after_players, ["Ann", "Bob"]), ("Us", ["Cy", "Di"])])
+
+    _page, form = again(client, first.public_id)
+    assert client.post("/matches/new", data=form).status_code == 303
+
+    assert (form["team_names-0"], form["team_names-1"]) == ("", "Us")
+    _first_sides, second_sides = stored_sides(app)
+    assert second_sides == [("Ann & Bob", ["Ann", "Bob"]), ("Us", ["Cy", "Di"])]
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize(
     "overrides",

@@ -7,7 +7,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from flask_babel import get_locale, gettext
+from flask_babel import force_locale, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lacks SelectChoice
@@ -36,7 +36,7 @@ from scorekeeper.forms.house_rules import (
     house_rules,
     house_rules_form_class,
 )
-from scorekeeper.i18n import LANGUAGES, problem_message
+from scorekeeper.i18n import LANGUAGES, LOCALES, problem_message
 from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import Problem, ProblemsError
 from scorekeeper.rules import (
@@ -87,6 +87,16 @@ def team_name(players: Iterable[str]) -> str:
     """Return the name a team gets when the table gives it none, such as "Ann & Bob"."""
     # Translators: joins the names of a team's players, as in "Ann & Bob".
     return gettext(" & ").join(players)
+
+
+def is_named_after_players(side: SideSpec) -> bool:
+    """Tell whether a team has the name it got for having none, in any language offered: the
+    match may have been set up on a phone showing another."""
+    for language in LOCALES:
+        with force_locale(language):
+            if side.name == team_name(side.players):
+                return True
+    return False
 
 
 def seating_of(sides: Sequence[SideSpec]) -> Seating | None:
@@ -147,9 +157,7 @@ def values_like(
     values["seating"] = None if seating is None else seating.key
     if seating is not None and seating.teams is not None:
         # A team called after its players is left unnamed, so that it follows their names.
-        values["team_names"] = [
-            "" if side.name == team_name(side.players) else side.name for side in sides
-        ]
+        values["team_names"] = ["" if is_named_after_players(side) else side.name for side in sides]
     if language is not None:
         values["language"] = language
     return values
