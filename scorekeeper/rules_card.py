@@ -6,7 +6,7 @@ template (`N_`) filled after translation, so cards print in the reader's languag
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 
@@ -119,6 +119,9 @@ class RulesCard:
     preset: str
     sections: tuple[Section, ...]
     house_rules: frozenset[Line] = field(default_factory=frozenset)
+    # A house rule's value in the preset, where the preset has a line of that label: a table
+    # reading "Going out 200" wants to know what it changed.
+    preset_values: Mapping[Line, Phrase] = field(default_factory=dict)
 
     def is_house_rule(self, line: Line) -> bool:
         return line in self.house_rules
@@ -147,13 +150,22 @@ def rules_card(preset: str, rules: RuleSet | None = None, *, partners: bool = Tr
     that only partners follow.
     """
     sections = _sections(preset, rules or PRESETS[preset].rules, partners)
-    preset_lines = {
-        line
-        for section in _sections(preset, PRESETS[preset].rules, partners)
-        for line in section.lines
-    }
+    preset_sections = _sections(preset, PRESETS[preset].rules, partners)
+    preset_lines = {line for section in preset_sections for line in section.lines}
     changed = frozenset(line for s in sections for line in s.lines if line not in preset_lines)
-    return RulesCard(preset=preset, sections=sections, house_rules=changed)
+    preset_value_of = {
+        (section.key, line.label): line.value
+        for section in preset_sections
+        for line in section.lines
+        if line.value is not None
+    }
+    preset_values = {
+        line: preset_value_of[section.key, line.label]
+        for section in sections
+        for line in section.lines
+        if line in changed and (section.key, line.label) in preset_value_of
+    }
+    return RulesCard(preset, sections, changed, preset_values)
 
 
 def _sections(preset: str, rules: RuleSet, partners: bool) -> tuple[Section, ...]:

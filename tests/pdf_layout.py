@@ -9,6 +9,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 
+POINTS_PER_MM = 72 / 25.4  # a PDF's unit, the point, is 1/72 inch
 _PAGE = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
 _WORD = re.compile(
     r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>'

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from pdf_layout import words_of
+from pdf_layout import POINTS_PER_MM, words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
@@ -122,7 +122,7 @@ def test_pocket_cards_too_long_for_a_quarter_page_print_two_to_a_page_and_whole(
     created = client.post("/api/v1/matches", json=body)
     assert created.status_code == 201, created.get_json()
     response = client.get(f"/m/{created.get_json()['id']}/pocket.pdf?paper=letter")
-    margin = 6 / 25.4 * 72  # the pocket pages' margin (static/print.css, @page pocket), in points
+    margin = 6 * POINTS_PER_MM  # the pocket pages' margin (static/print.css, @page pocket)
     words = words_of(response.data)
     assert len(reader(response).pages) == 2
     assert text_of(response).count("Ronde 8 270") == 4

@@ -111,6 +111,34 @@ def test_a_changed_going_out_bonus_is_the_one_house_rule_marked() -> None:
     assert card_lines(card)["Going-out bonus"] == "+200"
 
 
+def preset_values(card: RulesCard) -> dict[str, str]:
+    return {text(line.label): text(value) for line, value in card.preset_values.items()}
+
+
+def test_a_house_rule_says_what_the_preset_has() -> None:
+    rules = build_rules(
+        "standard",
+        {"going_out_bonus": 200, "meld_minimums": [60, 90, 120, 150], "wild_books_allowed": False},
+    )
+    assert preset_values(rules_card("standard", rules)) == {
+        "Going-out bonus": "+100",
+        "Round 1": "50",
+        "Wild book, only wilds": "1500",
+        "Melds of wilds only": "allowed",
+    }
+
+
+def test_a_house_rule_the_preset_has_no_line_of_says_no_preset_value() -> None:
+    card = rules_card("standard", build_rules("standard", {"meld_minimum_mode": "by_score"}))
+    assert "3000 and more" in house_rule_labels(card)
+    assert preset_values(card) == {}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_preset_card_has_no_preset_values_to_show(preset: str) -> None:
+    assert rules_card(preset).preset_values == {}
+
+
 def test_one_changed_card_value_marks_only_that_card() -> None:
     rules = build_rules("standard", {"card_values": {"black_three": 100}})
     assert house_rule_labels(rules_card("standard", rules)) == ["Black three left in hand or foot"]

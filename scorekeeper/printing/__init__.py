@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from io import BytesIO
 from itertools import accumulate
 
@@ -27,7 +27,7 @@ from scorekeeper.printing.documents import (
     sheet_pdf,
 )
 from scorekeeper.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, Preset, house_rule_keys
-from scorekeeper.rules_card import Phrase, Section, points_text
+from scorekeeper.rules_card import Line, Phrase, Section, points_text
 
 bp = Blueprint("printing", __name__)
 
@@ -53,9 +53,17 @@ def phrase_text(phrase: Phrase) -> str:
 
 
 @bp.app_template_filter("two_columns")
-def two_columns(sections: Sequence[Section]) -> tuple[Sequence[Section], Sequence[Section]]:
-    """Split sections in order into two columns of about the same number of lines."""
-    heights = [len(section.lines) + SECTION_HEADING_LINES for section in sections]
+def two_columns(
+    sections: Sequence[Section], preset_values: Container[Line] = ()
+) -> tuple[Sequence[Section], Sequence[Section]]:
+    """Split sections in order into two columns of about the same number of lines, counting a
+    line shown with its value in the preset as two: beside its label, that seldom fits one."""
+    heights = [
+        len(section.lines)
+        + sum(line in preset_values for line in section.lines)
+        + SECTION_HEADING_LINES
+        for section in sections
+    ]
     half = sum(heights) / 2
     split = next(i for i, height in enumerate(accumulate(heights), start=1) if height >= half)
     return sections[:split], sections[split:]
