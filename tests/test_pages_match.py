@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from page_parts import errors_next_to, recent_entry
+from page_parts import errors_next_to, posted_form, recent_entry
 from werkzeug.test import TestResponse
 
 from scorekeeper import store
@@ -666,9 +666,14 @@ def test_deleting_a_round_changed_meanwhile_keeps_it_and_shows_it(
 
     response = match.client.post(f"{match.round(1)}/delete", data={"version": "1"})
 
+    page = response.get_data(as_text=True)
     assert response.status_code == 409
-    assert "Someone else changed this round meanwhile" in response.get_data(as_text=True)
+    assert "Someone else changed this round meanwhile" in page
+    assert "Delete it again to remove it as it is now" in page and "Save to replace" not in page
     assert stored_rounds(app) == [(1, 2)]
+    delete_again = posted_form(page, f"{match.round(1)}/delete")
+    assert match.client.post(f"{match.round(1)}/delete", data=delete_again).status_code == 303
+    assert stored_rounds(app) == []
 
 
 @pytest.mark.parametrize("method", ["get", "post"])

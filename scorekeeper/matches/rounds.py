@@ -114,7 +114,7 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
         abort(404)
     except store.StaleVersion as stale:
         shown = round_form(view.side_names, view.rules, stale.current.entry, from_request=False)
-        return _conflict_page(view, shown, stale.current)
+        return _conflict_page(view, shown, stale.current, deleting=True)
     except ProblemsError as error:
         stored = stored_round(view, number)
         form = stored_round_form(view, stored)
@@ -170,11 +170,15 @@ def _unsaved_page(
     return round_page(view, form, number, stored=stored), 422
 
 
-def _conflict_page(view: MatchView, form: RoundForm, current: ScoredRound) -> tuple[str, int]:
-    """Show the round as it is now beside what was typed; saving again replaces it."""
+def _conflict_page(
+    view: MatchView, form: RoundForm, current: ScoredRound, *, deleting: bool = False
+) -> tuple[str, int]:
+    """Show the round as it is now beside what was typed; saving (or `deleting`) again
+    replaces (or deletes) it."""
     form.version.data = str(current.version)
     form.operation.data = new_operation_id()  # saving again is a change of its own
-    return round_page(view, form, current.number, stored=current, conflict=True), 409
+    page = round_page(view, form, current.number, stored=current, conflict=True, deleting=deleting)
+    return page, 409
 
 
 def _changed_meanwhile_page(view: MatchView, form: RoundForm, number: int) -> tuple[str, int]:
@@ -195,6 +199,7 @@ def round_page(
     *,
     stored: ScoredRound | None = None,
     conflict: bool = False,
+    deleting: bool = False,
     deleted: bool = False,
 ) -> str:
     running = view.scores_before(number)
@@ -214,6 +219,7 @@ def round_page(
         minimums=minimums,
         stored=stored,
         conflict=conflict,
+        deleting=deleting,
         deleted=deleted,
         delete_form=delete_form,
         side_players=store.side_players(view.match),
