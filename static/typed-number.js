@@ -12,9 +12,10 @@ const typedNumber = (() => {
 
   return {
     // What a box holds: 0 when empty, a whole number typed with or without its digit groups
-    // (whole groups of three only, so that "12,5" is no number), else null.
+    // (whole groups of three only, so that "12,5" is no number), else null. Full-width digits
+    // (a Japanese or Korean keyboard's) are made plain by NFKC, as the server makes them.
     read(text) {
-      const trimmed = text.trim();
+      const trimmed = text.normalize("NFKC").trim();
       if (trimmed === "") return 0;
       const digits = GROUPED.test(trimmed)
         ? trimmed.replace(new RegExp(SEPARATOR, "g"), "")

@@ -925,7 +925,15 @@ def enter_in(match: MatchPages, language: str, melded: str) -> TestResponse:
 
 @pytest.mark.parametrize(
     ("language", "typed"),
-    [("en", "1,200"), ("nl", "1.200"), ("be", "1 200"), ("be", "1\u00a0200"), ("en", " 1,200 ")],
+    [
+        ("en", "1,200"),
+        ("nl", "1.200"),
+        ("be", "1 200"),
+        ("be", "1\u00a0200"),
+        ("en", " 1,200 "),
+        ("ja", "１２００"),  # full-width digits, as a Japanese keyboard types them
+        ("ko", "１，２００"),
+    ],
 )
 def test_points_typed_in_the_digit_groups_the_pages_print_them_in_count_whole(
     pages: Callable[..., MatchPages], app: Flask, language: str, typed: str
@@ -937,7 +945,14 @@ def test_points_typed_in_the_digit_groups_the_pages_print_them_in_count_whole(
 
 
 @pytest.mark.parametrize(
-    ("language", "typed"), [("en", "12,5"), ("en", "1,2000"), ("en", "1.200"), ("nl", "1,200")]
+    ("language", "typed"),
+    [
+        ("en", "12,5"),
+        ("en", "1,2000"),
+        ("en", "1.200"),
+        ("nl", "1,200"),
+        ("en", "\u0661\u0662\u0660\u0660"),  # Arabic-Indic digits: the page's script reads none
+    ],
 )
 def test_a_number_in_groups_the_pages_language_does_not_write_is_no_number(
     pages: Callable[..., MatchPages], app: Flask, language: str, typed: str

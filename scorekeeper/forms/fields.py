@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 from uuid import uuid4
@@ -61,23 +62,28 @@ def add_error(field: Field, message: str) -> None:
 
 class CountField(IntegerField):
     """A whole number typed in a box, with or without the digit groups the pages print it with
-    ("1,200"); anything else is refused in the page's language."""
+    ("1,200"), in plain or full-width digits; anything else is refused in the page's language."""
 
     def process_formdata(self, valuelist: list[str]) -> None:
+        typed = [typed_number(value) for value in valuelist]
+        if not all(text.isascii() for text in typed):  # int() takes digits of every script
+            raise ValueError(str(NOT_A_WHOLE_NUMBER))
         try:
-            super().process_formdata([ungrouped(value) for value in valuelist])
+            super().process_formdata(typed)
         except ValueError:
             raise ValueError(str(NOT_A_WHOLE_NUMBER)) from None
 
 
-def ungrouped(text: str) -> str:
-    """Return a number typed in the page language's digit groups ("1,200" in English, "1.200"
-    in Dutch) without them, and any other text as typed. Only whole groups of three count: in
-    a language that groups with a comma, "12,5" is no number. A language that groups with a
-    space takes any space."""
+def typed_number(text: str) -> str:
+    """Return a number as typed, ready to be read: its full-width digits and signs (from a
+    Japanese or Korean keyboard) made plain by NFKC, as the page's script reads them too, and
+    without the page language's digit groups ("1,200" in English, "1.200" in Dutch). Only whole
+    groups of three count: in a language that groups with a comma, "12,5" is no number. A
+    language that groups with a space takes any space."""
+    text = unicodedata.normalize("NFKC", text)
     group = digit_group()
     separator = r"\s" if group.isspace() else re.escape(group)
-    if re.fullmatch(rf"[+-]?\d{{1,3}}(?:{separator}\d{{3}})+", text.strip()):
+    if re.fullmatch(rf"[+-]?[0-9]{{1,3}}(?:{separator}[0-9]{{3}})+", text.strip()):
         return re.sub(separator, "", text)
     return text
 

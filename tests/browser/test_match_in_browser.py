@@ -366,7 +366,8 @@ def test_the_live_score_says_which_field_holds_no_number_and_scores_once_it_does
 
 
 @pytest.mark.parametrize(
-    ("locale", "typed", "total"), [("en", "1,200", "1,200"), ("nl", "1.200", "1.200")]
+    ("locale", "typed", "total"),
+    [("en", "1,200", "1,200"), ("nl", "1.200", "1.200"), ("ja", "１，２００", "1,200")],
 )
 def test_the_live_score_reads_points_typed_in_the_digit_groups_it_prints(
     stored_match: Callable[[dict[str, object]], dict[str, str]],
