@@ -137,6 +137,12 @@ class RulesCard:
         """Return the sections cut down to the essentials that a pocket card holds."""
         return self._cut(lambda line: line.pocket)
 
+    @property
+    def pocket(self) -> RulesCard:
+        """Return the card as a pocket card prints it: its essentials, its house rules marked,
+        and no room for the preset's values beside them."""
+        return replace(self, sections=self.pocket_sections, preset_values={})
+
     def _cut(self, keep: Callable[[Line], bool]) -> tuple[Section, ...]:
         """Return the sections with only the lines to `keep`, leaving out those left empty."""
         cut = (replace(s, lines=tuple(filter(keep, s.lines))) for s in self.sections)

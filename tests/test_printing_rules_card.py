@@ -134,6 +134,13 @@ def test_a_house_rule_the_preset_has_no_line_of_says_no_preset_value() -> None:
     assert preset_values(card) == {}
 
 
+def test_the_pocket_card_marks_house_rules_without_the_presets_values() -> None:
+    card = rules_card("standard", build_rules("standard", {"going_out_bonus": 200}))
+    assert house_rule_labels(card.pocket) == ["Going-out bonus"]
+    assert card.pocket.preset_values == {}
+    assert card.pocket.sections == card.pocket_sections
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_preset_card_has_no_preset_values_to_show(preset: str) -> None:
     assert rules_card(preset).preset_values == {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Sequence
 from io import BytesIO
 from itertools import accumulate
 
@@ -27,7 +27,7 @@ from scorekeeper.printing.documents import (
     sheet_pdf,
 )
 from scorekeeper.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, Preset, house_rule_keys
-from scorekeeper.rules_card import Line, Phrase, Section, points_text
+from scorekeeper.rules_card import Phrase, RulesCard, Section, points_text
 
 bp = Blueprint("printing", __name__)
 
@@ -53,14 +53,14 @@ def phrase_text(phrase: Phrase) -> str:
 
 
 @bp.app_template_filter("two_columns")
-def two_columns(
-    sections: Sequence[Section], preset_values: Container[Line] = ()
-) -> tuple[Sequence[Section], Sequence[Section]]:
-    """Split sections in order into two columns of about the same number of lines, counting a
-    line shown with its value in the preset as two: beside its label, that seldom fits one."""
+def two_columns(card: RulesCard) -> tuple[Sequence[Section], Sequence[Section]]:
+    """Split a card's sections in order into two columns of about the same number of lines,
+    counting a line shown with its value in the preset as two: beside its label, that seldom
+    fits one."""
+    sections = card.sections
     heights = [
         len(section.lines)
-        + sum(line in preset_values for line in section.lines)
+        + sum(line in card.preset_values for line in section.lines)
         + SECTION_HEADING_LINES
         for section in sections
     ]
