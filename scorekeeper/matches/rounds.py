@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
@@ -22,6 +24,14 @@ from scorekeeper.models import Match
 from scorekeeper.problems import ProblemsError
 from scorekeeper.store import MatchView, ScoredRound
 from scorekeeper.validation import points_step, round_number_problems
+
+
+class Meanwhile(StrEnum):
+    """What another phone did to a round since its form was shown here, as its page says."""
+
+    CHANGED = "changed"  # saving again replaces it
+    CHANGED_BEFORE_DELETE = "changed-before-delete"  # deleting again deletes it
+    DELETED = "deleted"  # saving again enters it again
 
 
 @bp.route("/m/<public_id:public_id>/edit/<token>/rounds/new", methods=["GET", "POST"])
@@ -114,7 +124,7 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
         abort(404)
     except store.StaleVersion as stale:
         shown = round_form(view.side_names, view.rules, stale.current.entry, from_request=False)
-        return _conflict_page(view, shown, stale.current, deleting=True)
+        return _conflict_page(view, shown, stale.current, Meanwhile.CHANGED_BEFORE_DELETE)
     except ProblemsError as error:
         stored = stored_round(view, number)
         form = stored_round_form(view, stored)
@@ -171,14 +181,15 @@ def _unsaved_page(
 
 
 def _conflict_page(
-    view: MatchView, form: RoundForm, current: ScoredRound, *, deleting: bool = False
+    view: MatchView,
+    form: RoundForm,
+    current: ScoredRound,
+    meanwhile: Meanwhile = Meanwhile.CHANGED,
 ) -> tuple[str, int]:
-    """Show the round as it is now beside what was typed; saving (or `deleting`) again
-    replaces (or deletes) it."""
+    """Show the round as it is now beside what was typed, for the change to be made again."""
     form.version.data = str(current.version)
     form.operation.data = new_operation_id()  # saving again is a change of its own
-    page = round_page(view, form, current.number, stored=current, conflict=True, deleting=deleting)
-    return page, 409
+    return round_page(view, form, current.number, stored=current, meanwhile=meanwhile), 409
 
 
 def _changed_meanwhile_page(view: MatchView, form: RoundForm, number: int) -> tuple[str, int]:
@@ -189,7 +200,7 @@ def _changed_meanwhile_page(view: MatchView, form: RoundForm, number: int) -> tu
         return _conflict_page(view, form, current)
     form.round_number.data = str(number)
     form.operation.data = new_operation_id()
-    return round_page(view, form, number, deleted=True), 409
+    return round_page(view, form, number, meanwhile=Meanwhile.DELETED), 409
 
 
 def round_page(
@@ -198,9 +209,7 @@ def round_page(
     number: int,
     *,
     stored: ScoredRound | None = None,
-    conflict: bool = False,
-    deleting: bool = False,
-    deleted: bool = False,
+    meanwhile: Meanwhile | None = None,
 ) -> str:
     running = view.scores_before(number)
     minimums = view.meld_minimums_in(number)
@@ -218,9 +227,8 @@ def round_page(
         running=running,
         minimums=minimums,
         stored=stored,
-        conflict=conflict,
-        deleting=deleting,
-        deleted=deleted,
+        meanwhile=meanwhile,
+        Meanwhile=Meanwhile,
         delete_form=delete_form,
         side_players=store.side_players(view.match),
         # A step of 0 (every card worth nothing) would leave the steppers stuck: they count by 1.
