@@ -9,13 +9,17 @@ from __future__ import annotations
 import json
 import threading
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from flask_migrate import upgrade
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from werkzeug.serving import make_server
+
+if TYPE_CHECKING:  # types only: the WSGI protocols live in typeshed's stubs
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 from scorekeeper import create_app
 from scorekeeper.models import db
@@ -33,6 +37,27 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 WAIT_MS = 15_000  # the view page polls every few seconds
 
 
+def read_whole(app: WSGIApplication) -> WSGIApplication:
+    """Return `app` with each response read whole, and closed, before the server sends it.
+
+    Werkzeug's development server closes a response only after reading what is left of the
+    request, and that read raises when the browser has dropped the connection (a favicon left
+    behind by the next page): the response's static file is then left open, and its
+    ResourceWarning fails whichever test is running when it is collected. The app's responses
+    are small and none streams, so reading them whole costs the tests nothing.
+    """
+
+    def whole(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        response = app(environ, start_response)
+        try:
+            return [b"".join(response)]
+        finally:
+            if hasattr(response, "close"):
+                response.close()
+
+    return whole
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Serve the app on a free port for the whole session; return its base URL."""
@@ -46,7 +71,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with app.app_context():
         upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, read_whole(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
