@@ -149,6 +149,19 @@ class Standings:
     def draw(self) -> bool:
         return self.finished and len(self.leaders) > 1
 
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Return each side's place by its total: sides level on points share a place and the
+        next side's place counts them all (1, 2, 2, 4), as competitions rank."""
+        totals = self.totals
+        return tuple(1 + sum(other > total for other in totals) for total in totals)
+
+    @property
+    def by_place(self) -> tuple[int, ...]:
+        """Return the sides' indexes from first place to last, sides sharing a place in order."""
+        places = self.places
+        return tuple(sorted(range(len(places)), key=places.__getitem__))
+
 
 def standings(
     rules: RuleSet,

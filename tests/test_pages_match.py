@@ -18,7 +18,7 @@ from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.models import Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch, StoredMatch
+    from conftest import CreateMatch, PlayRounds, StoredMatch
 
 
 @pytest.fixture
@@ -834,6 +834,37 @@ def test_after_the_last_round_the_standings_name_the_winner(
 
     assert "Winner: Us, with 10,260 points." in page
     assert "rounds left" not in page and "Meld minimum next round" not in page
+
+
+def test_after_the_last_round_the_standings_list_every_sides_place_sharing_places_when_level(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    sides = [(name, [name]) for name in ("Ann", "Bob", "Cy", "Di")]
+    stored = create_match(sides=sides, overrides={"rounds": 1, "meld_minimums": [50]})
+    melded = tuple(SideEntry(melded=points) for points in (100, 300, 100, 60))
+    play_rounds(stored, [melded])
+
+    page = client.get(f"/m/{stored.public_id}").get_data(as_text=True)
+
+    assert "Final places" in page
+    places = re.search(r'<ol class="places"[^>]*>(.*?)</ol>', page, re.S)
+    assert places is not None
+    assert re.findall(r'<li><span class="place">(\d)</span> (.*?)</li>', places[1]) == [
+        ("1", "Bob: 300 points"),
+        ("2", "Ann: 100 points"),
+        ("2", "Cy: 100 points"),
+        ("4", "Di: 60 points"),
+    ]
+    assert "Winner: Bob, with 300 points." in page
+
+
+def test_before_the_last_round_the_standings_list_no_places(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    match.enter(1)
+
+    assert "Final places" not in match.page(match.view)
 
 
 def test_a_tie_at_the_top_after_the_last_round_is_a_draw(

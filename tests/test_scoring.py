@@ -365,6 +365,37 @@ def test_a_tie_at_the_top_after_the_last_round_is_a_draw() -> None:
     assert result.winner is None
 
 
+@pytest.mark.parametrize(
+    ("totals", "places"),
+    [
+        ((300, 100, 200), (1, 3, 2)),
+        ((100, 300, 300, 50), (3, 1, 1, 4)),
+        ((500, 200, 200, 100), (1, 2, 2, 4)),
+        ((0, -40, -40, -40, 10, 10), (3, 4, 4, 4, 1, 1)),
+        ((70, 70), (1, 1)),
+    ],
+)
+def test_sides_level_on_points_share_a_place_and_the_next_side_counts_them_all(
+    totals: tuple[int, ...], places: tuple[int, ...]
+) -> None:
+    names = [f"Side {index}" for index in range(len(totals))]
+
+    result = standings(STANDARD, names, [totals] + [(0,) * len(totals)] * 3)
+
+    assert result.places == places
+
+
+def test_the_sides_by_place_run_from_first_to_last_keeping_their_order_when_level() -> None:
+    result = standings(STANDARD, ["Ann", "Bob", "Cy", "Di"], [[200, 500, 200, 100]] * 4)
+
+    assert result.places == (2, 1, 2, 4)
+    assert result.by_place == (1, 0, 2, 3)
+
+
+def test_a_match_with_no_rounds_has_every_side_in_first_place() -> None:
+    assert standings(STANDARD, ["Us", "Them"], []).places == (1, 1)
+
+
 def test_a_tie_at_the_top_before_the_last_round_is_no_draw_yet() -> None:
     result = standings(STANDARD, ["Us", "Them"], [[100, 100]])
 

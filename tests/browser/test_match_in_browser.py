@@ -136,10 +136,12 @@ def test_a_partnership_match_scored_on_a_phone_and_followed_on_another(
     save_round(keeper, 2)
 
     winner = "Winner: Ann & Bob, with 8,420 points."
-    expect(keeper.locator(".result")).to_have_text(winner)
+    expect(keeper.locator(".result-headline")).to_have_text(winner)
+    places = ["1 Ann & Bob: 8,420 points", "2 Cy & Di: 4,235 points"]
+    expect(keeper.locator(".places li")).to_have_text(places)
     expect(keeper.locator(".chart > svg polyline")).to_have_count(2)
     screenshot(keeper, "06-standings")
-    expect(viewer.locator(".result")).to_have_text(winner)
+    expect(viewer.locator(".result-headline")).to_have_text(winner)
     assert viewer.evaluate("window.neverReloaded") is True
     expect(viewer.get_by_role("link", name="Edit")).to_have_count(0)
     screenshot(viewer, "07-view-link")
