@@ -1,0 +1,81 @@
+"""Five or six players alone: the standings of a long evening fit a phone's width, names and
+five-digit totals included, with no sideways scrolling."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+PHONE_WIDTH = 390
+NAMES = ("Margarethe", "Wilhelmina", "Christophe", "Alexandria", "Maximilian", "Antoinette")
+# Round scores: 3,500 a round for the first side, who goes out; -615 and -620 for the second,
+# which never melds. After round 4 the totals are 12,345 and -1,235.
+OUT_BIG = {
+    "clean_books": 3,
+    "dirty_books": 2,
+    "melded_points": 1200,
+    "red_threes": 1,
+    "went_out": True,
+}
+BEHIND = [{"leftover_points": 615}, {"leftover_points": 620}, {}, {}]
+LAST_ROUND_FIRST = {"clean_books": 2, "dirty_books": 1, "melded_points": 545}
+OUT_LAST = {"clean_books": 2, "dirty_books": 2, "melded_points": 800, "went_out": True}
+STEADY = [
+    {"clean_books": 1, "melded_points": 300, "leftover_points": 40},
+    {"clean_books": 2, "melded_points": 600, "leftover_points": 25},
+    {"dirty_books": 1, "melded_points": 200, "leftover_points": 80},
+    {"clean_books": 2, "dirty_books": 1, "melded_points": 650, "leftover_points": 5},
+]
+
+
+def round_sides(number: int, count: int) -> list[dict[str, object]]:
+    """Return round `number` for `count` sides."""
+    first = LAST_ROUND_FIRST if number == 4 else OUT_BIG
+    others = [OUT_LAST if number == 4 and index == 0 else side for index, side in enumerate(STEADY)]
+    return [first, BEHIND[number - 1], *others][:count]
+
+
+def enter_rounds(base_url: str, links: dict[str, str], count: int, rounds: int) -> None:
+    for number in range(1, rounds + 1):
+        body = {"round": number, "sides": round_sides(number, count)}
+        request = urllib.request.Request(
+            f"{base_url}/api/v1/matches/{links['id']}/rounds",
+            json.dumps(body).encode(),
+            {"Content-Type": "application/json", "Authorization": f"Bearer {links['edit_token']}"},
+        )
+        with urllib.request.urlopen(request):
+            pass
+
+
+@pytest.mark.parametrize("count", [5, 6])
+@pytest.mark.parametrize("rounds", [3, 4])  # under way, with next round's minimums; finished
+def test_the_scores_of_five_or_six_players_fit_a_phone_without_scrolling_sideways(
+    live_server: str,
+    stored_match: Callable[[dict[str, object]], dict[str, str]],
+    new_page: Callable[..., Page],
+    screenshot: Callable[[Page, str], None],
+    count: int,
+    rounds: int,
+) -> None:
+    sides = [{"name": name, "players": [name]} for name in NAMES[:count]]
+    links = stored_match({"name": "Long evening", "sides": sides})
+    enter_rounds(live_server, links, count, rounds)
+    page = new_page()
+
+    page.goto(links["edit_url"])
+    screenshot(page, f"12-standings-{count}-sides-{rounds}-rounds")
+    # Every breakdown open, as taps leave them: none may widen the table either.
+    page.evaluate("document.querySelectorAll('.round-score').forEach(part => part.open = true)")
+
+    table = page.locator(".table-scroll")
+    if rounds == 4:
+        assert "12,345" in table.inner_text() and "\u22121,235" in table.inner_text()
+    widths = table.evaluate("box => [box.scrollWidth, box.clientWidth]")
+    assert widths[0] <= widths[1], f"the scores are {widths[0]}px wide in {widths[1]}px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
