@@ -75,6 +75,51 @@ def test_the_report_prints_every_round_the_totals_and_the_winner(
     assert "Us: Ann and Bob Them: Cy and Di" in text
 
 
+def test_the_report_names_the_side_that_went_out_in_each_round(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    stored = create_match()
+    play_rounds(stored, [(WENT_OUT, STAYED_IN), (STAYED_IN, WENT_OUT), (STAYED_IN, STAYED_IN)])
+
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf"))
+
+    assert "Round 1 meld minimum 50 Us went out Books" in text
+    assert "Round 2 meld minimum 90 Them went out Books" in text
+    assert "Round 3 meld minimum 120 Books" in text  # the stock ran out: nobody went out
+    assert text.count("went out") == 2
+
+
+def test_the_report_of_a_finished_match_lists_every_sides_place(
+    client: FlaskClient, finished_match: StoredMatch
+) -> None:
+    text = text_of(fetch_pdf(client, f"/m/{finished_match.public_id}/report.pdf"))
+    assert "Final places 1 Us: 10,660 points 2 Them: 3,300 points" in text
+
+
+SIX_NAMES = ("Margarethe", "Wilhelmina", "Christophe", "Alexandria", "Maximilian", "Antoinette")
+
+
+def six_sides_round(went_out: int) -> tuple[SideEntry, ...]:
+    """Return a round of six sides alone, in which side `went_out` goes out."""
+    sides = [SideEntry(clean_books=1, melded=300, leftover=40)] * len(SIX_NAMES)
+    sides[went_out] = SideEntry(clean_books=3, dirty_books=2, melded=1200, went_out=True)
+    return tuple(sides)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_report_of_six_sides_with_their_places_fits_one_a4_page_in_every_language(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds, language: str
+) -> None:
+    sides = [(name, [name]) for name in SIX_NAMES]
+    stored = create_match("Long evening", sides=sides, language=language)
+    # Four sides level at the top: the headline names them all, on two lines.
+    play_rounds(stored, [six_sides_round(went_out) for went_out in range(4)])
+
+    response = fetch_pdf(client, f"/m/{stored.public_id}/report.pdf", paper="a4")
+
+    assert len(pages(response)) == 1
+
+
 def test_the_report_prints_the_house_rules_in_short(
     client: FlaskClient, finished_match: StoredMatch
 ) -> None:
@@ -107,8 +152,8 @@ def test_a_by_score_report_prints_each_sides_minimum_of_each_round(
     stored = create_match(overrides={"meld_minimum_mode": "by_score"})
     play_rounds(stored, [(WENT_OUT, STAYED_IN)] * 2)
     text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf"))
-    assert "Round 1 meld minimum by running score Meld minimum 50 50" in text
-    assert "Round 2 meld minimum by running score Meld minimum 90 50" in text
+    assert "Round 1 meld minimum by running score Us went out Meld minimum 50 50" in text
+    assert "Round 2 meld minimum by running score Us went out Meld minimum 90 50" in text
 
 
 def test_the_report_of_a_draw_says_so(

@@ -49,6 +49,7 @@ class SheetRound:
     meld_minimum: int | None  # None where it goes by each side's running score
     # Row key (a `Breakdown` field, "meld_minimum", "total" or "running") -> points per side.
     points: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    went_out: str | None = None  # the name of the side that went out; None if nobody did
 
 
 def played_rounds(view: MatchView) -> list[SheetRound]:
@@ -60,7 +61,9 @@ def played_rounds(view: MatchView) -> list[SheetRound]:
         points["meld_minimum"] = tuple(side.meld_minimum for side in sides)
         points["total"] = tuple(side.score for side in sides)
         points["running"] = running
-        blocks.append(SheetRound(scored.number, scored.score.meld_minimum, points))
+        entries = zip(view.side_names, scored.entry.sides, strict=True)
+        went_out = next((name for name, entry in entries if entry.went_out), None)
+        blocks.append(SheetRound(scored.number, scored.score.meld_minimum, points, went_out))
     return blocks
 
 
