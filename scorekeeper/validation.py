@@ -9,6 +9,7 @@ from math import gcd
 
 from scorekeeper.entries import COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.labels import field_label
+from scorekeeper.meld_layout import can_lay_out
 from scorekeeper.problems import (
     N_,
     NP_,
@@ -112,6 +113,10 @@ def _found_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
     if not problems:
         problems += _supply_problems(rules, entry)
     problems += _red_three_supply_problems(rules, entry)
+    # Every other check says more precisely what to fix, and keeps the counts within the decks.
+    if not problems:
+        for index, side in enumerate(entry.sides):
+            problems += _layout_problems(rules, entry, index, side)
     return problems
 
 
@@ -392,6 +397,25 @@ def _uncarried_wild_problems(
         )
     params = {"wilds": wilds, "naturals": naturals, "most": most}
     yield _side_problem(entry, index, "melded", template, **params)
+
+
+def _layout_problems(
+    rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
+) -> Iterator[Problem]:
+    """Refuse melded counts that add up yet fit no melds of one rank each: two 4-7s with no wild
+    card, eight aces beside no book."""
+    melded = side.melded
+    if not isinstance(melded, CardCounts) or not melded.total:
+        return
+    if can_lay_out(rules, melded, side.books):
+        return
+    template = N_(
+        "%(side)s: no melds can hold exactly these melded cards with the books entered "
+        "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild): a meld is 3 to 7 cards of one rank, "
+        "its wild cards within these rules' limits, and a side keeps one unfinished meld of "
+        "each rank. Count every melded card, books included, or check the books."
+    )
+    yield _side_problem(entry, index, "melded", template, **_book_params(side))
 
 
 def _book_params(side: SideEntry) -> dict[str, object]:

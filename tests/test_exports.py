@@ -26,7 +26,7 @@ WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, wen
 COUNTED = SideEntry(
     name="Them",
     clean_books=1,
-    melded=CardCounts(jokers=1, aces=4, eights_to_kings=5),
+    melded=CardCounts(jokers=1, aces=4, eights_to_kings=10),
     red_threes_held=1,
     leftover=CardCounts(twos=1, black_threes=2),
 )
@@ -51,7 +51,7 @@ def test_counts_are_exported_as_counts_and_points_as_points() -> None:
         "jokers": 1,
         "twos": 0,
         "aces": 4,
-        "eights_to_kings": 5,
+        "eights_to_kings": 10,
         "fours_to_sevens": 0,
     }
     assert "melded_points" not in side_entry_json(COUNTED)

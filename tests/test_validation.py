@@ -318,8 +318,10 @@ def test_counted_wilds_the_naturals_cannot_hold_are_refused_without_wild_melds(
     ("preset", "melded"),
     [
         pytest.param("partnership-11", CardCounts(aces=3, jokers=1), id="one wild on three"),
-        pytest.param("partnership-11", CardCounts(aces=8, twos=4), id="two melds of 4 + 2"),
-        pytest.param("simple", CardCounts(eights_to_kings=4, twos=3), id="4 naturals, 3 wilds"),
+        pytest.param(
+            "partnership-11", CardCounts(eights_to_kings=8, twos=4), id="two melds of 4 + 2"
+        ),
+        pytest.param("simple", CardCounts(eights_to_kings=6, twos=4), id="two melds of 3 + 2"),
         pytest.param("standard", CardCounts(jokers=3), id="wild melds allowed"),
         pytest.param("standard", CardCounts(eights_to_kings=3, jokers=3), id="a meld of each"),
     ],
@@ -345,6 +347,34 @@ def test_melded_counts_of_fewer_cards_than_a_meld_are_refused(melded: CardCounts
         f"Us: a meld holds at least 3 cards, more than the {melded.total} that melded counts "
         "show; count every melded card, or none if the side did not meld."
     )
+
+
+@pytest.mark.parametrize(
+    ("books", "melded"),
+    [
+        pytest.param({}, CardCounts(eights_to_kings=4, fours_to_sevens=2), id="two 4-7s alone"),
+        pytest.param({}, CardCounts(aces=8, twos=2), id="eight aces and no book"),
+        pytest.param(
+            {"clean_books": 1},
+            CardCounts(aces=3, eights_to_kings=4),
+            id="a clean book with no seven of a rank",
+        ),
+    ],
+)
+def test_melded_counts_that_no_melds_of_one_rank_hold_are_refused(
+    books: dict[str, int], melded: CardCounts
+) -> None:
+    problems = problems_of(us(melded=melded, **books), them(melded=CardCounts(aces=3)))
+
+    assert [(problem.side, problem.field) for problem in problems] == [(0, "melded")]
+    assert "a meld is 3 to 7 cards of one rank" in problems[0].message()
+
+
+def test_the_decks_are_checked_before_the_melds_that_hold_the_cards() -> None:
+    # 13 aces fit no melds, but more aces than 3 decks hold says what to fix first.
+    problems = problems_of(us(melded=CardCounts(aces=13)), players=2)
+
+    assert [(problem.side, problem.field) for problem in problems] == [(None, "aces")]
 
 
 @pytest.mark.parametrize(
