@@ -411,11 +411,13 @@ def _layout_problems(
         return
     template = N_(
         "%(side)s: no melds can hold exactly these melded cards with the books entered "
-        "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild): a meld is 3 to 7 cards of one rank, "
-        "its wild cards within these rules' limits, and a side keeps one unfinished meld of "
-        "each rank. Count every melded card, books included, or check the books."
+        "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild): a meld is %(least)s to %(most)s "
+        "cards of one rank, its wild cards within these rules' limits, and a side keeps one "
+        "unfinished meld of each rank. Count every melded card, books included, or check the "
+        "books."
     )
-    yield _side_problem(entry, index, "melded", template, **_book_params(side))
+    sizes = {"least": MELD_SIZES[0], "most": BOOK_SIZE}
+    yield _side_problem(entry, index, "melded", template, **sizes, **_book_params(side))
 
 
 def _book_params(side: SideEntry) -> dict[str, object]:
