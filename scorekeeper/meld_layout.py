@@ -3,7 +3,8 @@
 RULES.md: a meld is 3 to 7 cards of one rank, its wild cards within the rules' ratio and cap; a
 side keeps at most one unfinished meld of each rank (wild melds too); a meld of 7 is a book. That
 last rule holds in every preset: RULES.md leaves nl-partnership out of it, but its source starts
-"a new group of the same value" only once a pile is complete. The search reads two points in the table's favour, so that it refuses only what no table can hold:
+"a new group of the same value" only once a pile is complete. The search reads two points in the
+table's favour, so that it refuses only what no table can hold:
 - natural cards may lie on a finished book of their rank, as nl-partnership lets them;
 - a rank holds as many books as the side's cards make: how many cards of a rank the decks hold is
   checked across all the sides, by the supply checks.
