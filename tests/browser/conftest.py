@@ -81,20 +81,35 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         db.engine.dispose()
 
 
+def post_json(url: str, body: dict[str, object], token: str | None = None) -> bytes:
+    """POST `body` to the API as another client would, and return the answer's body."""
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers)
+    with urllib.request.urlopen(request) as response:
+        answer: bytes = response.read()
+    return answer
+
+
 @pytest.fixture
 def stored_match(live_server: str) -> Callable[[dict[str, object]], dict[str, str]]:
-    """Return a function that stores a match through the API, as another client would, and
-    returns its links."""
+    """Return a function that stores a match through the API and returns its links."""
 
     def store(body: dict[str, object]) -> dict[str, str]:
-        request = urllib.request.Request(
-            f"{live_server}/api/v1/matches",
-            json.dumps(body).encode(),
-            {"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request) as response:
-            links: dict[str, str] = json.load(response)
+        links: dict[str, str] = json.loads(post_json(f"{live_server}/api/v1/matches", body))
         return links
+
+    return store
+
+
+@pytest.fixture
+def stored_round(live_server: str) -> Callable[[dict[str, str], dict[str, object]], None]:
+    """Return a function that enters a round (an API body) into the match of these links."""
+
+    def store(links: dict[str, str], body: dict[str, object]) -> None:
+        url = f"{live_server}/api/v1/matches/{links['id']}/rounds"
+        post_json(url, body, links["edit_token"])
 
     return store
 

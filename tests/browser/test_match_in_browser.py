@@ -3,9 +3,7 @@ an edit, the winner; a second phone on the view link follows every round without
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from collections.abc import Callable
 
 import pytest
@@ -469,31 +467,23 @@ def test_tab_goes_from_box_to_box_past_the_steppers(
     expect(page.locator("#sides-0-dirty_books")).to_be_focused()
 
 
-def enter_by_api(live_server: str, links: dict[str, str], number: int) -> None:
-    """Enter a round from another client, through the API."""
-    body = {"round": number, "sides": [{"melded_points": 150}, {"melded_points": 150}]}
-    request = urllib.request.Request(
-        f"{live_server}/api/v1/matches/{links['id']}/rounds",
-        json.dumps(body).encode(),
-        {"Content-Type": "application/json", "Authorization": f"Bearer {links['edit_token']}"},
-    )
-    with urllib.request.urlopen(request):
-        pass
+def round_of_150_each(number: int) -> dict[str, object]:
+    return {"round": number, "sides": [{"melded_points": 150}, {"melded_points": 150}]}
 
 
 def test_a_breakdown_opened_on_the_view_page_stays_open_as_new_rounds_come_in(
-    live_server: str,
     new_page: Callable[..., Page],
     stored_match: Callable[[dict[str, object]], dict[str, str]],
+    stored_round: Callable[[dict[str, str], dict[str, object]], None],
 ) -> None:
     links = stored_match({"name": "Open", "sides": TWO_ALONE})
-    enter_by_api(live_server, links, 1)
+    stored_round(links, round_of_150_each(1))
     page = new_page()
     page.goto(links["view_url"])
     page.locator("#round-1 details.round-score summary").first.focus()
     page.keyboard.press("Enter")  # opens it, as a tap does, and keeps the focus on it
 
-    enter_by_api(live_server, links, 2)
+    stored_round(links, round_of_150_each(2))
 
     expect(page.locator("#round-2")).to_be_visible()  # the fresh standings came in
     breakdowns = page.locator("#round-1 details.round-score")
@@ -528,13 +518,13 @@ def test_the_live_score_outlines_the_field_a_refusal_names_and_clears_it_once_ri
 
 
 def test_the_standings_printed_from_the_browser_leave_the_buttons_off_the_paper(
-    live_server: str,
     new_page: Callable[..., Page],
     stored_match: Callable[[dict[str, object]], dict[str, str]],
+    stored_round: Callable[[dict[str, str], dict[str, object]], None],
 ) -> None:
     page = new_page(LAPTOP)
     links = stored_match({"name": "On paper", "sides": TWO_ALONE})
-    enter_by_api(live_server, links, 1)
+    stored_round(links, round_of_150_each(1))
     page.goto(links["edit_url"])
 
     page.emulate_media(media="print")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page
-from test_match_in_browser import enter_by_api, tap_choice
+from test_match_in_browser import round_of_150_each, tap_choice
 
 pytestmark = pytest.mark.browser
 
@@ -34,13 +34,14 @@ def small_targets(page: Page, path: str) -> list[str]:
 def test_every_control_of_every_page_is_large_enough_for_a_thumb(
     live_server: str,
     stored_match: Callable[[dict[str, object]], dict[str, str]],
+    stored_round: Callable[[dict[str, str], dict[str, object]], None],
     new_page: Callable[..., Page],
 ) -> None:
     links = stored_match({"name": "Friday", "rules": {"preset": "standard"}, "sides": TEAMS})
-    enter_by_api(live_server, links, 1)
+    stored_round(links, round_of_150_each(1))
     finished = stored_match({"name": "Done", "rules": {"preset": "standard"}, "sides": TEAMS})
     for number in range(1, 5):
-        enter_by_api(live_server, finished, number)
+        stored_round(finished, round_of_150_each(number))
     edit = links["edit_url"]
     pages = ["/", "/matches/new", "/rules", "/rules/strict", "/matches/recent", "/matches/import"]
     pages += [edit, f"{edit}/rounds/1", f"{edit}/share", f"{edit}/melds", links["view_url"]]
