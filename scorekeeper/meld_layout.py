@@ -3,9 +3,11 @@
 RULES.md: a meld is 3 to 7 cards of one rank, its wild cards within the rules' ratio and cap; a
 side keeps at most one unfinished meld of each rank (wild melds too); a meld of 7 is a book. That
 last rule holds in every preset: RULES.md leaves nl-partnership out of it, but its source starts
-"a new group of the same value" only once a pile is complete. The search reads two points in the
-table's favour, so that it refuses only what no table can hold:
-- natural cards may lie on a finished book of their rank, as nl-partnership lets them;
+"a new group of the same value" only once a pile is complete. Where the sources leave it open, it
+takes the reading in the table's favour, so that it refuses only what no table can hold:
+- natural cards may lie on a finished book of their rank, in every preset: only nl-partnership's
+  source says so and the others close a book at 7, but no setting says which a table plays, and
+  refusing a round a table played loses more than letting a miscount through;
 - a rank holds as many books as the side's cards make: how many cards of a rank the decks hold is
   checked across all the sides, by the supply checks.
 Under these readings every clean book of a kind can share one rank, and the ranks of a kind limit
@@ -34,9 +36,10 @@ from scorekeeper.rules import (
 
 # Bit w of a "wild set" is set when the cards in question can hold exactly w wild cards.
 WildSet = int
-Books = tuple[int, int]  # clean, dirty
+CleanDirty = tuple[int, int]  # clean books, dirty books
 
-# (clean books + 1) x (dirty books + 1) that the search still checks: 15 of each take ~25 ms.
+# (clean books + 1) x (dirty books + 1) that the search still checks: 15 of each take 30 to
+# 100 ms, by the cards counted.
 MOST_BOOK_PAIRS = 256
 
 
@@ -46,7 +49,8 @@ class MeldShapes:
 
     unfinished: tuple[tuple[int, int], ...]  # (natural cards, wild cards) of a meld under 7
     most_book_wilds: int  # wild cards of a dirty book, which holds at least one
-    wild_meld_sizes: tuple[int, ...]  # wild cards not in wild books: none, or a wild meld
+    # The wild cards outside wild books: 0 (no wild meld), or the size of a wild meld.
+    wild_meld_sizes: tuple[int, ...]
 
     @classmethod
     @lru_cache(maxsize=64)
@@ -70,23 +74,23 @@ def can_lay_out(rules: RuleSet, melded: CardCounts, books: BookCounts) -> bool:
         return True
     shapes = MeldShapes.of(rules)
     within = (1 << (spare + 1)) - 1  # the wild sets of the wild cards there are
-    reachable: dict[Books, WildSet] = {(0, 0): 1}
+    reachable: dict[CleanDirty, WildSet] = {(0, 0): 1}
     for kind in NATURAL_KINDS:
         options = _kind_options(shapes, kind.per_deck // SUITS, melded.of(kind), books, spare)
-        reachable = _together(reachable, options, books, within)
+        reachable = _combine_kinds(reachable, options, books, within)
     held = reachable.get((books.clean, books.dirty), 0)
     return any(held >> (spare - size) & 1 for size in shapes.wild_meld_sizes if size <= spare)
 
 
-def _together(
-    reachable: dict[Books, WildSet],
-    options: dict[Books, WildSet],
+def _combine_kinds(
+    reachable: dict[CleanDirty, WildSet],
+    options: dict[CleanDirty, WildSet],
     books: BookCounts,
     within: WildSet,
-) -> dict[Books, WildSet]:
+) -> dict[CleanDirty, WildSet]:
     """Return what the kinds so far and one more kind hold together, within the side's books
     and wild cards."""
-    together: dict[Books, WildSet] = defaultdict(int)
+    together: dict[CleanDirty, WildSet] = defaultdict(int)
     for (clean, dirty), held in reachable.items():
         for (more_clean, more_dirty), more in options.items():
             key = (clean + more_clean, dirty + more_dirty)
@@ -119,25 +123,25 @@ def _spread(counts: WildSet, length: int) -> WildSet:
 
 
 def _kind_options(
-    shapes: MeldShapes, ranks: int, naturals: int, books: BookCounts, most_wilds: int
-) -> dict[Books, WildSet]:
+    shapes: MeldShapes, ranks: int, naturals: int, books: BookCounts, spare_wilds: int
+) -> dict[CleanDirty, WildSet]:
     """Return, for each count of clean and dirty books that one kind's natural cards can lie
     in, the wild cards that those books and the kind's unfinished melds can hold."""
-    options: dict[Books, WildSet] = {}
+    options: dict[CleanDirty, WildSet] = {}
     if meldable := _melds_by_naturals(shapes, ranks).get(naturals, 0):
         options[(0, 0)] = meldable
     least_dirty = BOOK_SIZE - shapes.most_book_wilds
     for dirty in range(min(books.dirty, naturals // least_dirty) + 1):
         most_clean = min(books.clean, (naturals - least_dirty * dirty) // BOOK_SIZE)
         for clean in range(1 if dirty == 0 else 0, most_clean + 1):
-            held = _held_with_books(shapes, ranks, naturals, clean, dirty, most_wilds)
+            held = _wilds_with_books(shapes, ranks, naturals, clean, dirty, spare_wilds)
             if held:
                 options[(clean, dirty)] = held
     return options
 
 
-def _held_with_books(
-    shapes: MeldShapes, ranks: int, naturals: int, clean: int, dirty: int, most_wilds: int
+def _wilds_with_books(
+    shapes: MeldShapes, ranks: int, naturals: int, clean: int, dirty: int, spare_wilds: int
 ) -> WildSet:
     """Return the wild cards that a kind's books (some) and unfinished melds can hold.
 
@@ -146,7 +150,7 @@ def _held_with_books(
     holds lie on a book of their rank."""
     fewest_cards = _fewest_cards(shapes, ranks)
     held = 0
-    for wilds in range(dirty, most_wilds + 1):
+    for wilds in range(dirty, spare_wilds + 1):
         in_melds = max(wilds - shapes.most_book_wilds * dirty, 0)
         room = naturals + wilds - BOOK_SIZE * (clean + dirty)  # cards left for the melds
         if fewest_cards.get(in_melds, room + 1) <= room:
