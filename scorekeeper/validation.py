@@ -412,9 +412,9 @@ def _layout_problems(
     template = N_(
         "%(side)s: no melds can hold exactly these melded cards with the books entered "
         "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild): a meld is %(least)s to %(most)s "
-        "cards of one rank, its wild cards within these rules' limits, and a side keeps one "
-        "unfinished meld of each rank. Count every melded card, books included, or check the "
-        "books."
+        "cards of one rank, its wild cards within these rules' limits, and a side keeps at most "
+        "one unfinished meld of each rank. Count every melded card, books included, or check "
+        "the books."
     )
     sizes = {"least": MELD_SIZES[0], "most": BOOK_SIZE}
     yield _side_problem(entry, index, "melded", template, **sizes, **_book_params(side))

@@ -370,6 +370,16 @@ def test_melded_counts_that_no_melds_of_one_rank_hold_are_refused(
     assert "a meld is 3 to 7 cards of one rank" in problems[0].message()
 
 
+def test_each_side_whose_counts_no_melds_hold_is_told_beside_its_own_counts() -> None:
+    problems = problems_of(
+        us(melded=CardCounts(aces=1, eights_to_kings=5)),
+        them(melded=CardCounts(eights_to_kings=5)),
+        us(melded=CardCounts(fours_to_sevens=2, eights_to_kings=5)),
+    )
+
+    assert [(problem.side, problem.field) for problem in problems] == [(0, "melded"), (2, "melded")]
+
+
 def test_the_decks_are_checked_before_the_melds_that_hold_the_cards() -> None:
     # 13 aces fit no melds, but more aces than 3 decks hold says what to fix first.
     problems = problems_of(us(melded=CardCounts(aces=13)), players=2)
