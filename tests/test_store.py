@@ -338,11 +338,11 @@ def test_rounds_checked_when_stored_are_scored_without_being_checked_again() -> 
     under_minimum = RoundEntry(1, (SideEntry(melded=45), SideEntry(melded=50)))
     drafts = {1: (1, under_minimum), 2: (1, round_of(2, WENT_OUT, STAYED_IN))}
 
-    scored = scored_rounds(build_rules("standard"), drafts, checked_before=2)
+    scored = scored_rounds(build_rules("standard"), drafts, checked={1})
 
     assert [side.score for side in scored[0].score.sides] == [45, 50]
     with pytest.raises(ImpossibleRound) as refused:
-        scored_rounds(build_rules("standard"), drafts, checked_before=1)
+        scored_rounds(build_rules("standard"), drafts, checked={2})
     assert refused.value.round_number == 1
 
 
@@ -354,13 +354,43 @@ def test_a_stored_round_that_a_stricter_check_refuses_now_still_shows_as_stored(
     # As stored before the checks knew each side's players: the player alone went out holding 5.
     entry = rounds.entry_for_match(match, round_of(1, replace(WENT_OUT, leftover=5), STAYED_IN))
     assert round_problems(rules, entry), "refused by today's checks"
-    [scored] = scored_rounds(rules, {1: (1, entry)}, checked_before=2)
+    [scored] = scored_rounds(rules, {1: (1, entry)}, checked={1})
     match.rounds.append(rounds.new_round_row(match, scored))
     db.session.commit()
 
     view = store.match_view(match)
 
     assert [side.score for side in view.rounds[0].score.sides] == [2560, 825]
+
+
+def store_as_once_checked(match: Match, entry: RoundEntry) -> None:
+    """Store a round as a version of the app whose checks were less strict would have."""
+    number = entry.round_number
+    [scored] = scored_rounds(store.rules_of(match), {number: (1, entry)}, checked={number})
+    match.rounds.append(rounds.new_round_row(match, scored))
+    db.session.commit()
+
+
+@pytest.mark.parametrize(("mode", "refused"), [("by_round", False), ("by_score", True)])
+def test_a_stored_round_that_a_stricter_check_refuses_blocks_edits_before_it_only_by_score(
+    stored: Stored, mode: str, refused: bool
+) -> None:
+    match = stored(overrides={"meld_minimum_mode": mode})
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+    # Counts that today's checks refuse: a lone ace fits no meld.
+    impossible = replace(STAYED_IN, melded=CardCounts(aces=1, eights_to_kings=30))
+    store_as_once_checked(match, rounds.entry_for_match(match, round_of(2, WENT_OUT, impossible)))
+
+    edit = round_of(1, STAYED_IN, WENT_OUT)
+
+    if refused:  # by score, round 2's minimum follows round 1: it is checked again
+        with pytest.raises(ProblemsError):
+            store.replace_round(match, 1, edit, version=1)
+    else:
+        store.replace_round(match, 1, edit, version=1)
+        first, second = store.match_view(match).rounds
+        assert [side.went_out for side in first.entry.sides] == [False, True]
+        assert second.entry.sides[1].melded == impossible.melded
 
 
 # -- Editing and deleting rounds -----------------------------------------------------------------

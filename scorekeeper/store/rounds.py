@@ -23,7 +23,7 @@ from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, Round
 from scorekeeper.exports import counts_json
 from scorekeeper.models import Entry, Match, Round, utc_now
 from scorekeeper.problems import N_, Problem, ProblemsError
-from scorekeeper.rules import RuleSet
+from scorekeeper.rules import MeldMinimumMode, RuleSet
 from scorekeeper.store.match_state import (
     CLAIMED,
     ENTRY,
@@ -380,15 +380,19 @@ def _rescored(
     """Score the match as it would be after the change (None deletes), refusing a broken round.
 
     In `by_score` matches a round's minimum follows the rounds before it, so a change can make a
-    later round impossible; the table then corrects that round first.
+    later round impossible; the table then corrects that round first. In other matches no check
+    of a round reads another, so the other rounds stand as stored, even where a check made
+    stricter since would refuse them.
     """
     drafts = match.drafts()
     drafts.pop(number, None)
     if change is not None:
         drafts[number] = change
+    stored = drafts.keys() - {number}
+    if match.rules.meld_minimum_mode is MeldMinimumMode.BY_SCORE:
+        stored = {other for other in stored if other < number}
     try:
-        # The rounds before the change are as they were stored, after the same rounds.
-        return scored_rounds(match.rules, drafts, checked_before=number)
+        return scored_rounds(match.rules, drafts, checked=stored)
     except ImpossibleRound as error:
         if error.round_number == number:
             raise

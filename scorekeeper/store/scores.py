@@ -7,7 +7,7 @@ side names, the player count and each side's running score.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -106,12 +106,12 @@ def current_view(match: Match) -> MatchView:
 
 
 def scored_rounds(
-    rules: RuleSet, drafts: Drafts, *, checked_before: int = 0
+    rules: RuleSet, drafts: Drafts, *, checked: Container[int] = ()
 ) -> tuple[ScoredRound, ...]:
     """Score the rounds in order, each side's running score the sum of its earlier rounds.
 
-    Raises `ImpossibleRound` for the first round the domain refuses. Rounds numbered below
-    `checked_before` were checked when they were stored, and no round before them has changed
+    Raises `ImpossibleRound` for the first round the domain refuses. The rounds numbered in
+    `checked` were checked when they were stored, and nothing their checks read has changed
     since: they are not checked again.
     """
     totals: tuple[int, ...] | None = None
@@ -121,7 +121,7 @@ def scored_rounds(
         totals = totals or (0,) * len(entry.sides)
         entry = _with_running_scores(entry, totals)
         try:
-            score = score_round(rules, entry, checked=number < checked_before)
+            score = score_round(rules, entry, checked=number in checked)
         except ProblemsError as error:
             raise ImpossibleRound(number, error.problems) from None
         rounds.append(ScoredRound(number=number, version=version, entry=entry, score=score))
@@ -139,7 +139,7 @@ def _with_running_scores(entry: RoundEntry, totals: tuple[int, ...]) -> RoundEnt
 def stored_rounds(rules: RuleSet, drafts: Drafts) -> tuple[ScoredRound, ...]:
     """Score stored rounds as they were stored, each checked then: a check the app has made
     stricter since must not hide a match's scores."""
-    return scored_rounds(rules, drafts, checked_before=max(drafts, default=0) + 1)
+    return scored_rounds(rules, drafts, checked=drafts.keys())
 
 
 def numbered(rounds: Sequence[ScoredRound], number: int) -> ScoredRound:
