@@ -858,6 +858,26 @@ def test_after_the_last_round_the_standings_list_every_sides_place_sharing_place
     assert "Winner: Bob, with 300 points." in page
 
 
+@pytest.mark.parametrize(("count", "stacked"), [(3, False), (4, True), (6, True)])
+def test_four_or_more_sides_name_their_side_on_each_line_for_a_phone(
+    client: FlaskClient,
+    create_match: CreateMatch,
+    play_rounds: PlayRounds,
+    count: int,
+    stacked: bool,
+) -> None:
+    names = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")[:count]
+    stored = create_match(sides=[(name, [name]) for name in names])
+    play_rounds(stored, [tuple(SideEntry(melded=100) for _name in names)])
+
+    page = client.get(f"/m/{stored.public_id}").get_data(as_text=True)
+
+    assert ('class="scores many-sides"' in page) is stacked
+    labels = re.findall(r'<span class="side-label">(.*?)</span>', page)
+    # A line each in round 1, the totals and the next round's minimums.
+    assert labels == (list(names) * 3 if stacked else [])
+
+
 def test_before_the_last_round_the_standings_list_no_places(
     pages: Callable[..., MatchPages],
 ) -> None:
