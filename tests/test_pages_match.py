@@ -1015,3 +1015,21 @@ def test_a_number_in_groups_the_pages_language_does_not_write_is_no_number(
     assert response.status_code == 422
     assert 'id="sides-0-melded_points-errors"' in response.get_data(as_text=True)
     assert stored_rounds(app) == []
+
+
+def test_melded_counts_that_fit_no_melds_are_told_beside_the_counts_and_kept_as_typed(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    counted = {
+        **side(0, melded_mode="counts", **{"melded-fours_to_sevens": 2, "melded-aces": 3}),
+        **side(1, melded_mode="points", leftover_mode="points", melded_points=100),
+    }
+    match = pages()
+
+    response = match.enter(1, counted)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "a meld is 3 to 7 cards of one rank" in errors_next_to(page, "sides-0-melded_mode")
+    assert re.search(r'id="sides-0-melded-fours_to_sevens"[^>]*value="2"', page)
+    assert stored_rounds(app) == []
