@@ -113,9 +113,10 @@ def _found_problems(rules: RuleSet, entry: RoundEntry) -> list[Problem]:
     if not problems:
         problems += _supply_problems(rules, entry)
     problems += _red_three_supply_problems(rules, entry)
-    # Every other check says more precisely what to fix, and keeps the counts within the decks.
-    if not problems:
-        for index, side in enumerate(entry.sides):
+    # Every other check says more precisely what to fix: a side's melds are searched only where
+    # no problem was found of it, yet while another side's entry is wrong too.
+    for index, side in enumerate(entry.sides):
+        if not any(problem.concerns(index) for problem in problems):
             problems += _layout_problems(rules, entry, index, side)
     return problems
 
@@ -407,6 +408,9 @@ def _layout_problems(
     melded = side.melded
     if not isinstance(melded, CardCounts) or not melded.total:
         return
+    decks = rules.deck_count(entry.player_count)
+    if any(melded.of(kind) > kind.per_deck * decks for kind in MELDED_KINDS):
+        return  # more than the decks hold: the supply checks say so once the sides are right
     if can_lay_out(rules, melded, side.books):
         return
     template = N_(

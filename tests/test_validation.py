@@ -380,6 +380,25 @@ def test_each_side_whose_counts_no_melds_hold_is_told_beside_its_own_counts() ->
     assert [(problem.side, problem.field) for problem in problems] == [(0, "melded"), (2, "melded")]
 
 
+def test_counts_that_fit_no_melds_are_told_while_another_side_has_a_problem_of_its_own() -> None:
+    problems = problems_of(
+        us(melded=CardCounts(aces=1, eights_to_kings=3)),
+        them(melded=30),  # under the meld minimum of 50
+    )
+
+    assert [(problem.side, problem.field) for problem in problems] == [
+        (1, "melded_points"),
+        (0, "melded"),
+    ]
+
+
+def test_counts_past_the_decks_are_left_to_the_supply_check_while_another_side_is_wrong() -> None:
+    # A million aces: searched, they would keep a phone waiting; the decks' check tells them.
+    problems = problems_of(us(melded=CardCounts(aces=1_000_000, twos=1)), them(melded=30))
+
+    assert [(problem.side, problem.field) for problem in problems] == [(1, "melded_points")]
+
+
 def test_the_decks_are_checked_before_the_melds_that_hold_the_cards() -> None:
     # 13 aces fit no melds, but more aces than 3 decks hold says what to fix first.
     problems = problems_of(us(melded=CardCounts(aces=13)), players=2)
