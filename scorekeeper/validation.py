@@ -428,18 +428,30 @@ def _book_params(side: SideEntry) -> dict[str, object]:
     return {"clean": side.clean_books, "dirty": side.dirty_books, "wild": side.wild_books}
 
 
+# Told when a side's melded cards are under its meld minimum, by the way it entered them: counted,
+# the field is the cards themselves, and a side that did not meld leaves its counts empty.
+_UNDER_MINIMUM = {
+    "melded_points": N_(
+        "%(side)s: the melded cards (%(field)s), worth %(points)s, are under the meld minimum "
+        "of %(minimum)s, which the side's first meld had to reach; enter every melded card, "
+        "or 0 if the side did not meld."
+    ),
+    "melded": N_(
+        "%(side)s: the melded cards, worth %(points)s, are under the meld minimum of "
+        "%(minimum)s, which the side's first meld had to reach; count every melded card, or "
+        "none if the side did not meld."
+    ),
+}
+
+
 def _minimum_problems(
     rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
 ) -> Iterator[Problem]:
     points = side.melded_points(rules.card_values)
     minimum = rules.meld_minimum(entry.round_number, side.running_score)
     if 0 < points < minimum:
-        template = N_(
-            "%(side)s: the melded cards (%(field)s), worth %(points)s, are under the meld minimum "
-            "of %(minimum)s, which the side's first meld had to reach; enter every melded card, "
-            "or 0 if the side did not meld."
-        )
         field = "melded_points" if isinstance(side.melded, int) else "melded"
+        template = _UNDER_MINIMUM[field]
         yield _side_problem(entry, index, field, template, points=points, minimum=minimum)
 
 

@@ -550,7 +550,10 @@ def test_melded_points_under_the_rounds_minimum_are_refused(round_number: int, m
 def test_melded_cards_counted_under_the_minimum_are_refused() -> None:
     problems = problems_of(us(melded=CardCounts(eights_to_kings=4)))
 
-    assert "worth 40" in assert_refused(problems, 0, "melded").message()
+    assert assert_refused(problems, 0, "melded").message() == (
+        "Us: the melded cards, worth 40, are under the meld minimum of 50, which the side's first "
+        "meld had to reach; count every melded card, or none if the side did not meld."
+    )
 
 
 def test_a_house_rule_minimum_is_the_one_checked() -> None:
