@@ -89,11 +89,33 @@ def test_the_report_names_the_side_that_went_out_in_each_round(
     assert text.count("went out") == 2
 
 
-def test_the_report_of_a_finished_match_lists_every_sides_place(
+def test_the_report_of_a_finished_match_prints_each_sides_place_under_its_total(
     client: FlaskClient, finished_match: StoredMatch
 ) -> None:
     text = text_of(fetch_pdf(client, f"/m/{finished_match.public_id}/report.pdf"))
-    assert "Final places 1 Us: 10,660 points 2 Them: 3,300 points" in text
+    assert "Running total 10,660 3,300 Place 1 2" in text
+    assert "Final places" not in text  # a line of the table, not a list as on the page
+
+
+def test_the_report_prints_a_shared_place_for_sides_level_on_points(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    sides = [(name, [name]) for name in ("Ann", "Bob", "Cy", "Di")]
+    stored = create_match(sides=sides, overrides={"rounds": 1, "meld_minimums": [50]})
+    play_rounds(stored, [tuple(SideEntry(melded=points) for points in (100, 300, 100, 60))])
+
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf"))
+
+    assert "Running total 100 300 100 60 Place 2 1 2 4" in text
+
+
+def test_the_report_of_a_match_under_way_prints_no_places(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    stored = create_match()
+    play_rounds(stored, [(WENT_OUT, STAYED_IN)])
+
+    assert "Place" not in text_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf"))
 
 
 SIX_NAMES = ("Margarethe", "Wilhelmina", "Christophe", "Alexandria", "Maximilian", "Antoinette")
