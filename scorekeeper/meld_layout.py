@@ -31,6 +31,7 @@ from scorekeeper.rules import (
     SUITS,
     WILD_KINDS,
     BookCounts,
+    CardKind,
     RuleSet,
 )
 
@@ -67,19 +68,45 @@ class MeldShapes:
 def can_lay_out(rules: RuleSet, melded: CardCounts, books: BookCounts) -> bool:
     """Return whether melds and books under `rules` can hold exactly these melded cards, the
     books' cards among them."""
-    spare = sum(melded.of(kind) for kind in WILD_KINDS) - BOOK_SIZE * books.wild
+    spare = _spare_wilds(melded, books)
     if spare < 0:
         return False
     if (books.clean + 1) * (books.dirty + 1) > MOST_BOOK_PAIRS:
         return True
     shapes = MeldShapes.of(rules)
-    within = (1 << (spare + 1)) - 1  # the wild sets of the wild cards there are
+    within = _up_to(spare)
     reachable: dict[CleanDirty, WildSet] = {(0, 0): 1}
     for kind in NATURAL_KINDS:
         options = _kind_options(shapes, kind.per_deck // SUITS, melded.of(kind), books, spare)
         reachable = _combine_kinds(reachable, options, books, within)
     held = reachable.get((books.clean, books.dirty), 0)
     return any(held >> (spare - size) & 1 for size in shapes.wild_meld_sizes if size <= spare)
+
+
+def kinds_laid_nowhere(
+    rules: RuleSet, melded: CardCounts, books: BookCounts
+) -> tuple[CardKind, ...]:
+    """Return the kinds of natural card whose melded cards fit no melds or books of their own,
+    with every wild card of the side to hand: the counts to check first where the cards cannot
+    be laid out."""
+    shapes, spare = MeldShapes.of(rules), max(_spare_wilds(melded, books), 0)
+    within = _up_to(spare)
+
+    def fits(kind: CardKind) -> bool:
+        options = _kind_options(shapes, kind.per_deck // SUITS, melded.of(kind), books, spare)
+        return any(held & within for held in options.values())
+
+    return tuple(kind for kind in NATURAL_KINDS if melded.of(kind) and not fits(kind))
+
+
+def _up_to(wilds: int) -> WildSet:
+    """Return the wild set of 0 to `wilds` wild cards: those the side has to place."""
+    return (1 << (wilds + 1)) - 1
+
+
+def _spare_wilds(melded: CardCounts, books: BookCounts) -> int:
+    """Return the wild cards outside wild books: below 0 when the wild books need more."""
+    return sum(melded.of(kind) for kind in WILD_KINDS) - BOOK_SIZE * books.wild
 
 
 def _combine_kinds(

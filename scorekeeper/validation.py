@@ -9,7 +9,7 @@ from math import gcd
 
 from scorekeeper.entries import COUNT_KEYS, CardCounts, RoundEntry, SideEntry
 from scorekeeper.labels import field_label
-from scorekeeper.meld_layout import can_lay_out
+from scorekeeper.meld_layout import can_lay_out, kinds_laid_nowhere
 from scorekeeper.problems import (
     N_,
     NP_,
@@ -400,6 +400,27 @@ def _uncarried_wild_problems(
     yield _side_problem(entry, index, "melded", template, **params)
 
 
+# Melded counts that add up, yet fit no melds of one rank each (`_layout_problems`).
+_LAID_NOWHERE = NP_(
+    "%(side)s: %(count)s card melded (%(field)s) fits no meld or book of its rank, with the "
+    "wild cards and books entered: a meld is %(least)s to %(most)s cards of one rank, its wild "
+    "cards within these rules' limits, and a side keeps at most one unfinished meld of each "
+    "rank. Check this count.",
+    "%(side)s: %(count)s cards melded (%(field)s) fit no melds or books of their rank, with the "
+    "wild cards and books entered: a meld is %(least)s to %(most)s cards of one rank, its wild "
+    "cards within these rules' limits, and a side keeps at most one unfinished meld of each "
+    "rank. Check this count.",
+    "count",
+)
+_NO_LAYOUT = N_(
+    "%(side)s: no melds can hold exactly these melded cards with the books entered "
+    "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild): a meld is %(least)s to %(most)s "
+    "cards of one rank, its wild cards within these rules' limits, and a side keeps at most "
+    "one unfinished meld of each rank. Count every melded card, books included, or check "
+    "the books."
+)
+
+
 def _layout_problems(
     rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry
 ) -> Iterator[Problem]:
@@ -413,15 +434,14 @@ def _layout_problems(
         return  # more than the decks hold: the supply checks say so once the sides are right
     if can_lay_out(rules, melded, side.books):
         return
-    template = N_(
-        "%(side)s: no melds can hold exactly these melded cards with the books entered "
-        "(%(clean)s clean, %(dirty)s dirty, %(wild)s wild): a meld is %(least)s to %(most)s "
-        "cards of one rank, its wild cards within these rules' limits, and a side keeps at most "
-        "one unfinished meld of each rank. Count every melded card, books included, or check "
-        "the books."
-    )
     sizes = {"least": MELD_SIZES[0], "most": BOOK_SIZE}
-    yield _side_problem(entry, index, "melded", template, **sizes, **_book_params(side))
+    # A kind whose cards fit nowhere is told beside its own count: the likeliest slip.
+    nowhere = kinds_laid_nowhere(rules, melded, side.books)
+    for kind in nowhere:
+        field = f"melded.{kind.value}"
+        yield _side_problem(entry, index, field, _LAID_NOWHERE, count=melded.of(kind), **sizes)
+    if not nowhere:
+        yield _side_problem(entry, index, "melded", _NO_LAYOUT, **sizes, **_book_params(side))
 
 
 def _book_params(side: SideEntry) -> dict[str, object]:

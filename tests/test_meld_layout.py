@@ -10,12 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.entries import CardCounts
-from scorekeeper.meld_layout import MOST_BOOK_PAIRS, can_lay_out
+from scorekeeper.meld_layout import MOST_BOOK_PAIRS, can_lay_out, kinds_laid_nowhere
 from scorekeeper.rules import (
     BOOK_SIZE,
     NATURAL_KINDS,
     SUITS,
     BookCounts,
+    CardKind,
     RuleSet,
     WildRatio,
     build_rules,
@@ -105,6 +106,37 @@ def test_melds_that_no_table_can_lay_down_are_refused(
     rules: RuleSet, books: dict[str, int], counts: dict[str, int]
 ) -> None:
     assert not lays_out(rules, **books, **counts)
+
+
+@pytest.mark.parametrize(
+    ("books", "counts", "nowhere"),
+    [
+        pytest.param({}, {"aces": 1, "eights_to_kings": 5}, (CardKind.ACES,), id="a lone ace"),
+        pytest.param(
+            {},
+            {"aces": 2, "fours_to_sevens": 2, "twos": 1},
+            (),
+            id="either pair could take the wild card",
+        ),
+        pytest.param(
+            {},
+            {"aces": 2, "fours_to_sevens": 1, "eights_to_kings": 3},
+            (CardKind.ACES, CardKind.FOURS_TO_SEVENS),
+            id="two kinds",
+        ),
+        pytest.param({}, {"aces": 8}, (CardKind.ACES,), id="eight aces and no book"),
+        pytest.param({"clean": 1}, {"aces": 8}, (), id="eight aces beside a book"),
+        pytest.param(
+            {"clean": 1}, {"aces": 3, "eights_to_kings": 4}, (), id="the book is what cannot be"
+        ),
+    ],
+)
+def test_the_kinds_whose_cards_fit_nowhere_are_named(
+    books: dict[str, int], counts: dict[str, int], nowhere: tuple[CardKind, ...]
+) -> None:
+    cards, entered = CardCounts(**counts), BookCounts(**books)
+
+    assert kinds_laid_nowhere(STANDARD, cards, entered) == nowhere
 
 
 def test_the_wild_cards_of_wild_books_are_not_counted_twice() -> None:

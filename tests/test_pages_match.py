@@ -1017,7 +1017,7 @@ def test_a_number_in_groups_the_pages_language_does_not_write_is_no_number(
     assert stored_rounds(app) == []
 
 
-def test_melded_counts_that_fit_no_melds_are_told_beside_the_counts_and_kept_as_typed(
+def test_melded_cards_that_fit_no_melds_are_told_beside_their_count_and_kept_as_typed(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:
     counted = {
@@ -1030,6 +1030,7 @@ def test_melded_counts_that_fit_no_melds_are_told_beside_the_counts_and_kept_as_
 
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert "a meld is 3 to 7 cards of one rank" in errors_next_to(page, "sides-0-melded_mode")
+    beside = errors_next_to(page, "sides-0-melded-fours_to_sevens")
+    assert "2 cards melded (fours to sevens) fit no melds" in beside
     assert re.search(r'id="sides-0-melded-fours_to_sevens"[^>]*value="2"', page)
     assert stored_rounds(app) == []

@@ -350,23 +350,46 @@ def test_melded_counts_of_fewer_cards_than_a_meld_are_refused(melded: CardCounts
 
 
 @pytest.mark.parametrize(
-    ("books", "melded"),
+    ("books", "melded", "field", "told"),
     [
-        pytest.param({}, CardCounts(eights_to_kings=4, fours_to_sevens=2), id="two 4-7s alone"),
-        pytest.param({}, CardCounts(aces=8, twos=2), id="eight aces and no book"),
+        pytest.param(
+            {},
+            CardCounts(eights_to_kings=4, fours_to_sevens=2),
+            "melded.fours_to_sevens",
+            "Us: 2 cards melded (fours to sevens) fit no melds or books of their rank",
+            id="two 4-7s alone",
+        ),
+        pytest.param(
+            {},
+            CardCounts(aces=1, eights_to_kings=5),
+            "melded.aces",
+            "Us: 1 card melded (aces) fits no meld or book of its rank",
+            id="a lone ace",
+        ),
+        pytest.param(
+            {},
+            CardCounts(aces=8, twos=2),
+            "melded.aces",
+            "Us: 8 cards melded (aces)",
+            id="eight aces and no book",
+        ),
+        # Each kind fits on its own: the books are what no kind can make.
         pytest.param(
             {"clean_books": 1},
             CardCounts(aces=3, eights_to_kings=4),
+            "melded",
+            "Us: no melds can hold exactly these melded cards with the books entered (1 clean",
             id="a clean book with no seven of a rank",
         ),
     ],
 )
 def test_melded_counts_that_no_melds_of_one_rank_hold_are_refused(
-    books: dict[str, int], melded: CardCounts
+    books: dict[str, int], melded: CardCounts, field: str, told: str
 ) -> None:
     problems = problems_of(us(melded=melded, **books), them(melded=CardCounts(aces=3)))
 
-    assert [(problem.side, problem.field) for problem in problems] == [(0, "melded")]
+    assert [(problem.side, problem.field) for problem in problems] == [(0, field)]
+    assert problems[0].message().startswith(told)
     assert "a meld is 3 to 7 cards of one rank" in problems[0].message()
 
 
@@ -377,7 +400,10 @@ def test_each_side_whose_counts_no_melds_hold_is_told_beside_its_own_counts() ->
         us(melded=CardCounts(fours_to_sevens=2, eights_to_kings=5)),
     )
 
-    assert [(problem.side, problem.field) for problem in problems] == [(0, "melded"), (2, "melded")]
+    assert [(problem.side, problem.field) for problem in problems] == [
+        (0, "melded.aces"),
+        (2, "melded.fours_to_sevens"),
+    ]
 
 
 def test_counts_that_fit_no_melds_are_told_while_another_side_has_a_problem_of_its_own() -> None:
@@ -388,7 +414,7 @@ def test_counts_that_fit_no_melds_are_told_while_another_side_has_a_problem_of_i
 
     assert [(problem.side, problem.field) for problem in problems] == [
         (1, "melded_points"),
-        (0, "melded"),
+        (0, "melded.aces"),
     ]
 
 
