@@ -130,6 +130,31 @@
     });
     listProblems(roundProblems, []);
     markQuestioned([]);
+    clearSavedProblems(unreadable);
+  }
+
+  // Once the engine takes the round, what saving refused beside the fields is put right: those
+  // messages go, and the note at the top stops pointing to them; a box that still holds no
+  // number keeps its own. The note's problems of the whole round stay: one may be a later
+  // round's, which only saving checks.
+  function clearSavedProblems(unreadable) {
+    const kept = new Set(unreadable.map((input) => `${input.id}-errors`));
+    for (const errors of form.querySelectorAll(".field-errors")) {
+      if (!errors.id.endsWith("-unreadable") && !kept.has(errors.id)) errors.remove();
+    }
+    for (const element of form.querySelectorAll("[aria-describedby]")) {
+      const described = element.getAttribute("aria-describedby").split(" ");
+      const present = described.filter((id) => id && document.getElementById(id));
+      if (present.length) element.setAttribute("aria-describedby", present.join(" "));
+      else element.removeAttribute("aria-describedby");
+    }
+    numbers.forEach((input) => {
+      if (!unreadable.includes(input)) markInvalid(input, "onSaving", false);
+    });
+    const note = document.querySelector(".problems");
+    if (!note || unreadable.length) return;
+    note.querySelector("a[href^='#']")?.closest("p")?.remove(); // "2 fields below say..."
+    if (!note.querySelector("li")) note.remove();
   }
 
   // The fields a refused entry's problems name are marked where they are typed, as the

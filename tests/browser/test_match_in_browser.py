@@ -545,3 +545,40 @@ def test_the_live_score_groups_digits_as_the_server_does_in_belarusian(
     fill_side(page, 0, {"clean_books": 2, "dirty_books": 2, "melded_points": 765})
 
     live_total(page, 0).to_have_text("2\u00a0365")  # Chromium's own rules write "2,365"
+
+
+def test_what_saving_refused_beside_a_field_goes_once_the_live_score_takes_the_round(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    open_round_one_of_a_new_match(page, live_server, "Put right")
+    fill_side(page, 0, {"melded_points": 40})  # under round 1's minimum of 50
+    page.locator("[data-submit-once]").tap()
+    refused = page.locator("#sides-0-melded_points-errors")
+    expect(refused).to_contain_text("under the meld minimum of 50")
+    expect(page.locator(".problems")).to_be_visible()
+
+    fill_side(page, 0, {"melded_points": 60})
+
+    live_total(page, 0).to_have_text("60")
+    expect(refused).to_have_count(0)
+    expect(page.locator(".problems")).to_have_count(0)
+    box = page.locator("#sides-0-melded_points")
+    expect(box).not_to_have_attribute("aria-invalid", re.compile(".*"))
+    expect(box).not_to_have_attribute("aria-describedby", re.compile("errors"))
+
+
+def test_a_box_that_still_holds_no_number_keeps_what_saving_said_of_it(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    open_round_one_of_a_new_match(page, live_server, "Still a typo")
+    fill_side(page, 0, {"melded_points": 40, "leftover_points": "8o"})
+    page.locator("[data-submit-once]").tap()
+    expect(page.locator("#sides-0-leftover_points-errors")).to_be_visible()
+
+    fill_side(page, 0, {"melded_points": 60})
+
+    expect(page.locator("#sides-0-melded_points-errors")).to_have_count(0)
+    expect(page.locator("#sides-0-leftover_points-errors")).to_contain_text("whole number")
+    expect(page.locator(".problems")).to_be_visible()
