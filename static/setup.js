@@ -33,9 +33,23 @@
       .filter(Boolean);
     teams.querySelectorAll("[data-team]").forEach((team, index) => {
       team.hidden = index >= count;
-      const names = players.slice(index * size, (index + 1) * size);
-      team.querySelector("input").placeholder = names.join(teams.dataset.joiner);
+      const names = players.slice(index * size, (index + 1) * size).join(teams.dataset.joiner);
+      team.querySelector("input").placeholder = names;
+      teamPlayers(team).textContent = names ? ` (${names})` : "";
     });
+  }
+
+  // Who is in a team, in its label: the box's placeholder says so only while it is empty, and
+  // a team named before its players are checked is easily named for the wrong pair.
+  function teamPlayers(team) {
+    const label = team.querySelector("label");
+    let players = label.querySelector(".team-players");
+    if (!players) {
+      players = document.createElement("span");
+      players.className = "team-players";
+      label.append(players);
+    }
+    return players;
   }
 
   function update() {

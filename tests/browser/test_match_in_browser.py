@@ -582,3 +582,20 @@ def test_a_box_that_still_holds_no_number_keeps_what_saving_said_of_it(
     expect(page.locator("#sides-0-melded_points-errors")).to_have_count(0)
     expect(page.locator("#sides-0-leftover_points-errors")).to_contain_text("whole number")
     expect(page.locator(".problems")).to_be_visible()
+
+
+def test_each_team_names_its_players_beside_its_label_even_once_named(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    page.goto(f"{live_server}/matches/new")
+    for index, name in enumerate(PLAYERS):
+        page.fill(f"#players-{index}", name)
+    tap_choice(page, "seating", "2x2")
+
+    page.fill("#team_names-0", "Ann & Cy")  # the pair a table round the table would guess
+
+    expect(page.locator("label[for='team_names-0']")).to_have_text("Team 1 (Ann & Bob)")
+    expect(page.locator("label[for='team_names-1']")).to_have_text("Team 2 (Cy & Di)")
+    page.fill("#players-1", "Bea")
+    expect(page.locator("label[for='team_names-0']")).to_have_text("Team 1 (Ann & Bea)")
