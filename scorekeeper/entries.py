@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
 from scorekeeper.rules import MELDED_KINDS, MIN_PLAYERS, BookCounts, CardKind, CardValues
@@ -26,6 +26,10 @@ class CardCounts:
     def of(self, kind: CardKind) -> int:
         count: int = getattr(self, kind.value)
         return count
+
+    def of_kinds(self, kinds: Iterable[CardKind]) -> int:
+        """Return how many cards of these kinds there are."""
+        return sum(self.of(kind) for kind in kinds)
 
     def items(self) -> list[tuple[CardKind, int]]:
         return [(kind, getattr(self, key)) for kind, key in _KIND_KEYS]

@@ -28,7 +28,6 @@ from scorekeeper.rules import (
     BOOK_SIZE,
     MELD_SIZES,
     NATURAL_KINDS,
-    SUITS,
     WILD_KINDS,
     BookCounts,
     CardKind,
@@ -77,7 +76,7 @@ def can_lay_out(rules: RuleSet, melded: CardCounts, books: BookCounts) -> bool:
     within = _up_to(spare)
     reachable: dict[CleanDirty, WildSet] = {(0, 0): 1}
     for kind in NATURAL_KINDS:
-        options = _kind_options(shapes, kind.per_deck // SUITS, melded.of(kind), books, spare)
+        options = _kind_options(shapes, kind.ranks, melded.of(kind), books, spare)
         reachable = _combine_kinds(reachable, options, books, within)
     held = reachable.get((books.clean, books.dirty), 0)
     return any(held >> (spare - size) & 1 for size in shapes.wild_meld_sizes if size <= spare)
@@ -93,7 +92,7 @@ def kinds_laid_nowhere(
     within = _up_to(spare)
 
     def fits(kind: CardKind) -> bool:
-        options = _kind_options(shapes, kind.per_deck // SUITS, melded.of(kind), books, spare)
+        options = _kind_options(shapes, kind.ranks, melded.of(kind), books, spare)
         return any(held & within for held in options.values())
 
     return tuple(kind for kind in NATURAL_KINDS if melded.of(kind) and not fits(kind))
@@ -106,7 +105,7 @@ def _up_to(wilds: int) -> WildSet:
 
 def _spare_wilds(melded: CardCounts, books: BookCounts) -> int:
     """Return the wild cards outside wild books: below 0 when the wild books need more."""
-    return sum(melded.of(kind) for kind in WILD_KINDS) - BOOK_SIZE * books.wild
+    return melded.of_kinds(WILD_KINDS) - BOOK_SIZE * books.wild
 
 
 def _combine_kinds(

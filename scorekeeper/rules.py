@@ -35,6 +35,11 @@ class CardKind(enum.Enum):
         return _CARDS_PER_DECK[self]
 
     @property
+    def ranks(self) -> int:
+        """Return how many ranks the kind holds: a deck has SUITS cards of each."""
+        return self.per_deck // SUITS
+
+    @property
     def label(self) -> Term:
         """Return the kind's name as a table says it."""
         return ENTRY_LABELS[self.value]

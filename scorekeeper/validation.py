@@ -316,7 +316,7 @@ def _book_card_problems(
     rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry, melded: CardCounts
 ) -> Iterator[Problem]:
     books = side.books
-    naturals, wilds = _of_kinds(melded, NATURAL_KINDS), _of_kinds(melded, WILD_KINDS)
+    naturals, wilds = melded.of_kinds(NATURAL_KINDS), melded.of_kinds(WILD_KINDS)
     needs = (
         (melded.total, BOOK_SIZE * side.book_count, T_("cards")),
         (wilds, BOOK_SIZE * books.wild + books.dirty, T_("wild cards")),
@@ -370,8 +370,8 @@ def _uncarried_wild_problems(
     rules: RuleSet, entry: RoundEntry, index: int, side: SideEntry, melded: CardCounts
 ) -> Iterator[Problem]:
     # A clean book's natural cards carry no wild card, and a wild book's wild cards need none.
-    naturals = _of_kinds(melded, NATURAL_KINDS) - BOOK_SIZE * side.clean_books
-    wilds = _of_kinds(melded, WILD_KINDS) - BOOK_SIZE * side.wild_books
+    naturals = melded.of_kinds(NATURAL_KINDS) - BOOK_SIZE * side.clean_books
+    wilds = melded.of_kinds(WILD_KINDS) - BOOK_SIZE * side.wild_books
     if naturals < 0 or wilds < 0:
         return  # fewer cards than the books hold: their own check says so
     most, least = rules.most_wilds_carried(naturals), MELD_SIZES[0]
@@ -834,7 +834,7 @@ def _wilds_books_need(side: SideEntry) -> int:
 
 
 def _counted_wilds(cards: int | CardCounts) -> int:
-    return _of_kinds(cards, WILD_KINDS) if isinstance(cards, CardCounts) else 0
+    return cards.of_kinds(WILD_KINDS) if isinstance(cards, CardCounts) else 0
 
 
 def _wilds_in(decks: int) -> int:
@@ -845,10 +845,6 @@ def _wilds_in(decks: int) -> int:
 def _per_deck(kinds: Iterable[CardKind]) -> int:
     """Return how many cards of these kinds one deck holds."""
     return sum(kind.per_deck for kind in kinds)
-
-
-def _of_kinds(cards: CardCounts, kinds: Iterable[CardKind]) -> int:
-    return sum(cards.of(kind) for kind in kinds)
 
 
 def _point_supply_problems(rules: RuleSet, entry: RoundEntry, decks: int) -> Iterator[Problem]:

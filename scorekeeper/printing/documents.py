@@ -47,10 +47,12 @@ class SheetRound:
 
     number: int
     meld_minimum: int | None  # None where it goes by each side's running score
-    # Row key (a `Breakdown` field, "meld_minimum", "total", "running", or "place" in the last
-    # round of a finished match) -> points, or places, per side.
+    # Row key (a `Breakdown` field, "meld_minimum", "total" or "running") -> points per side.
     points: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     went_out: str | None = None  # the name of the side that went out; None if nobody did
+    # Each side's final place, under the totals of a finished match's last round: a line of the
+    # table, where a list above it would need another page.
+    places: tuple[int, ...] = ()
 
 
 def played_rounds(view: MatchView) -> list[SheetRound]:
@@ -63,12 +65,13 @@ def played_rounds(view: MatchView) -> list[SheetRound]:
         points["meld_minimum"] = tuple(side.meld_minimum for side in sides)
         points["total"] = tuple(side.score for side in sides)
         points["running"] = running
-        if standings.finished and scored is view.rounds[-1]:
-            # Under the final totals: a line of the table, where a list would need a page more.
-            points["place"] = standings.places
         entries = zip(view.side_names, scored.entry.sides, strict=True)
         went_out = next((name for name, entry in entries if entry.went_out), None)
-        blocks.append(SheetRound(scored.number, scored.score.meld_minimum, points, went_out))
+        last = standings.finished and scored is view.rounds[-1]
+        places = standings.places if last else ()
+        blocks.append(
+            SheetRound(scored.number, scored.score.meld_minimum, points, went_out, places)
+        )
     return blocks
 
 
