@@ -24,6 +24,7 @@ from flask_migrate import upgrade
 from weasyprint.text.fonts import FontConfiguration
 
 from scorekeeper import create_app, pdf, printing, store
+from scorekeeper.gunicorn_conf import freeze_loaded_objects
 from scorekeeper.entries import RoundEntry, SideEntry
 from scorekeeper.pdf import Paper
 from scorekeeper.printing import documents
@@ -129,6 +130,7 @@ def main() -> None:
     rounds = parser.parse_args().rounds
     with tempfile.TemporaryDirectory() as folder:
         app, public_id = bench_app(Path(folder))
+        freeze_loaded_objects()  # as gunicorn's master does before it forks a worker
         print(f"import weasyprint: {import_seconds():.2f} s, paid at start-up by create_app")
         print(f"font subsetter: {pdf.font_subsetter()}; {rounds} warm renders each, median\n")
         with app.test_request_context("/"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import socket
@@ -16,8 +17,9 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from gunicorn.config import Config
 
-from scorekeeper import ROOT
+from scorekeeper import ROOT, gunicorn_conf
 from scorekeeper.logging_setup import REDACTED, RedactTokens, redact_tokens
 from scorekeeper.security import TOKEN_ARGUMENT
 
@@ -144,6 +146,15 @@ def test_gunicorn_serves_with_the_production_settings_and_logs_no_token(
     assert '"GET / HTTP/1.1" 200' in output
     assert f"/m/abc/edit/{REDACTED}" in output
     assert TOKEN not in output
+
+
+def test_the_master_freezes_the_loaded_app_before_forking_a_worker() -> None:
+    assert "pre_fork" in Config().settings, "gunicorn runs the configuration's pre_fork hook"
+    try:
+        gunicorn_conf.pre_fork(None, None)  # type: ignore[arg-type]  # the hook uses neither
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_gunicorn_refuses_to_start_without_a_real_secret_key(migrated_database: str) -> None:
