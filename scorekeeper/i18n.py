@@ -11,10 +11,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeGuard
 
-from babel import Locale
-from babel.numbers import get_group_symbol
+from babel import Locale, numbers
 from flask import request
-from flask_babel import format_decimal, get_locale, get_translations, gettext
+from flask_babel import get_locale, get_translations, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
@@ -59,6 +58,7 @@ LANGUAGES = catalog_languages()
 # Parsed once: flask_babel takes a Locale as it is, where it would parse a code every request.
 LOCALES = {code: Locale.parse(code) for code in (*LANGUAGES, DEFAULT_LANGUAGE)}
 BROWSER_HEADERS_KEPT = 256  # Accept-Language headers whose best language is remembered
+NUMBERS_KEPT = 4096  # numbers whose written form is remembered, per language
 
 
 def is_offered(code: object) -> TypeGuard[str]:
@@ -85,7 +85,19 @@ def browsers_language(accept_language: str) -> str:
 def digit_group() -> str:
     """Return the separator of the request's language between groups of three digits ("1,200"
     in English, "1.200" in Dutch): the pages print numbers with it and read them back so."""
-    return str(get_group_symbol(get_locale()))
+    return str(numbers.get_group_symbol(get_locale()))
+
+
+def format_number(number: int) -> str:
+    """Return a whole number as the request's language writes it: "1,200", "1.200"."""
+    return _written_number(number, get_locale())
+
+
+@lru_cache(maxsize=NUMBERS_KEPT)
+def _written_number(number: int, locale: Locale | None) -> str:
+    """Kept: a match's pages and report write the same few hundred numbers over and over, and
+    Babel takes some 15 µs a number."""
+    return numbers.format_decimal(number, locale=locale)
 
 
 def problem_dict(problem: Problem) -> dict[str, object]:
@@ -102,7 +114,7 @@ def _problem_number(number: int) -> str:
     """Return a number of a problem as the request's language writes it; one of more digits
     than Babel's decimals hold, which only a mistyped field gives, as its digits."""
     try:
-        return format_decimal(number)
+        return format_number(number)
     except decimal.InvalidOperation:
         return str(number)
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from itertools import groupby
 
-from flask_babel import format_decimal
 from flask_babel import lazy_gettext as _l
 from wtforms import Form
 from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lacks SelectChoice
@@ -21,6 +20,7 @@ from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lack
 )
 
 from scorekeeper.forms.fields import NUMERIC, SIGNED, SingleSelectField, stripped
+from scorekeeper.i18n import format_number
 from scorekeeper.labels import SETTING_LABELS as DOMAIN_SETTING_LABELS
 from scorekeeper.problems import is_whole_number
 from scorekeeper.rules import (
@@ -107,7 +107,7 @@ class HouseRule:
         """Return a setting's value as a person reads it, in the request's language: a number
         as the rules cards print it, with its group separators and a true minus sign."""
         if is_whole_number(value):
-            return points_text(value, format_decimal)
+            return points_text(value, format_number)
         return str(self.choice_label(value))
 
     def choice_label(self, value: object) -> str:

@@ -9,12 +9,12 @@ from io import BytesIO
 from itertools import accumulate
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_file
-from flask_babel import force_locale, format_date, format_decimal, get_locale, gettext, ngettext
+from flask_babel import force_locale, format_date, get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper import store
-from scorekeeper.i18n import is_offered
+from scorekeeper.i18n import format_number, is_offered
 from scorekeeper.models import Match
 from scorekeeper.pages import error_page, match_or_404
 from scorekeeper.payloads import MAX_NAME_LENGTH
@@ -49,7 +49,7 @@ def paper_labels() -> dict[Paper, str]:
 @bp.app_template_filter("phrase")
 def phrase_text(phrase: Phrase) -> str:
     """Return a rules-card phrase in the request's language."""
-    return phrase.text(gettext, format_decimal)
+    return phrase.text(gettext, format_number)
 
 
 @bp.app_template_filter("two_columns")
@@ -72,7 +72,7 @@ def two_columns(card: RulesCard) -> tuple[Sequence[Section], Sequence[Section]]:
 @bp.app_template_filter("points")
 def points_filter(points: int) -> str:
     """Return points in the request's language, a negative one with a true minus sign."""
-    return points_text(points, format_decimal)
+    return points_text(points, format_number)
 
 
 @bp.app_template_global()
