@@ -25,6 +25,9 @@ LABEL_PADDING = 4
 X_LABEL_DROP = 22
 MARKER_RADIUS = 4.5
 LINE_WIDTH = 3
+# Sides level on a total after a round are drawn this far apart around it, so that no line
+# hides another: a line's width, which moves a point by a few points at most.
+TIE_SPACING = LINE_WIDTH
 TICK_FONT_SIZE = 14
 # A character of a tick label is at most this wide per unit of font size (DejaVu Sans digits).
 CHARACTER_WIDTH = 0.64
@@ -182,6 +185,17 @@ def label_width(value: int) -> float:
     return len(f"{value:,}") * CHARACTER_WIDTH * TICK_FONT_SIZE
 
 
+def tie_offsets(totals: Sequence[int]) -> tuple[float, ...]:
+    """Return how far from its total's height to draw each side's point, so that sides level
+    on a total sit side by side around it, the first side on top."""
+    offsets = [0.0] * len(totals)
+    for total in set(totals):
+        level = [index for index, value in enumerate(totals) if value == total]
+        for place, index in enumerate(level):
+            offsets[index] = (place - (len(level) - 1) / 2) * TIE_SPACING
+    return tuple(offsets)
+
+
 def running_totals_chart(
     side_names: Sequence[str], running_totals: Sequence[Sequence[int]], rounds_total: int
 ) -> Chart:
@@ -200,17 +214,22 @@ def running_totals_chart(
     def x_at(round_number: int) -> float:
         return round(left + (right - left) * round_number / rounds, 1)
 
-    def y_at(value: int) -> float:
+    def y_at(value: int, offset: float = 0) -> float:
         share = (value - y_values[0]) / (y_values[-1] - y_values[0])
-        return round(bottom - (bottom - top) * share, 1)
+        return round(bottom - (bottom - top) * share + offset, 1)
 
+    offsets = [tie_offsets(totals) for totals in running_totals]
+    # Every line starts from one point, 0 before the first round.
     series = tuple(
         Series(
             index=index,
             name=name,
-            points=tuple(
-                Point(x_at(number), y_at(total))
-                for number, total in enumerate([0, *(totals[index] for totals in running_totals)])
+            points=(
+                Point(x_at(0), y_at(0)),
+                *(
+                    Point(x_at(number), y_at(totals[index], offsets[number - 1][index]))
+                    for number, totals in enumerate(running_totals, start=1)
+                ),
             ),
         )
         for index, name in enumerate(side_names)

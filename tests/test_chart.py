@@ -9,6 +9,7 @@ import pytest
 from scorekeeper.chart import (
     HEIGHT,
     SERIES_STYLES,
+    TIE_SPACING,
     WIDTH,
     Marker,
     Point,
@@ -16,6 +17,7 @@ from scorekeeper.chart import (
     marker_path,
     nice_ticks,
     running_totals_chart,
+    tie_offsets,
 )
 
 
@@ -57,6 +59,38 @@ def test_a_higher_total_is_drawn_higher_up() -> None:
 
     ours, theirs = (series.points[1] for series in chart.series)
     assert ours.y < theirs.y < chart.zero
+
+
+@pytest.mark.parametrize(
+    ("totals", "offsets"),
+    [
+        ((2665, 825), (0, 0)),
+        ((825, 825), (-TIE_SPACING / 2, TIE_SPACING / 2)),
+        ((825, 2665, 825, 825), (-TIE_SPACING, 0, 0, TIE_SPACING)),
+        (
+            (0, 5, 0, 5, 9),
+            (-TIE_SPACING / 2, -TIE_SPACING / 2, TIE_SPACING / 2, TIE_SPACING / 2, 0),
+        ),
+    ],
+)
+def test_sides_level_on_a_total_sit_side_by_side_around_it_the_first_on_top(
+    totals: tuple[int, ...], offsets: tuple[float, ...]
+) -> None:
+    assert tie_offsets(totals) == offsets
+
+
+def test_no_line_hides_another_where_sides_are_level() -> None:
+    level = running_totals_chart(["A", "B", "C", "D"], [(2665, 825, 825, 825)], rounds_total=4)
+    apart = running_totals_chart(["A", "B", "C", "D"], [(2665, 825, 824, 826)], rounds_total=4)
+
+    heights = [series.points[1].y for series in level.series]
+    alone = apart.series[1].points[1].y  # where 825 is drawn when no other side has it
+    expected = [alone - TIE_SPACING, alone, alone + TIE_SPACING]
+    assert heights[1:] == pytest.approx(expected, abs=0.1)  # drawn to a tenth of a unit
+    assert heights[0] == apart.series[0].points[1].y
+    assert len({series.polyline for series in level.series}) == 4
+    origin = Point(level.left, level.zero)
+    assert {series.points[0] for series in level.series} == {origin}
 
 
 def test_a_negative_total_is_drawn_below_the_zero_line() -> None:
