@@ -18,7 +18,14 @@ from pypdf import PdfReader
 from weasyprint.text.fonts import FontConfiguration
 
 from scorekeeper import pdf
-from scorekeeper.pdf import ORIGIN, RefusedURL, RenderCache, StaticOnlyFetcher
+from scorekeeper.pdf import (
+    DRAWING_URL_PREFIX,
+    ORIGIN,
+    RefusedURL,
+    RenderCache,
+    StaticOnlyFetcher,
+    drawing_url,
+)
 
 
 @pytest.fixture
@@ -60,6 +67,13 @@ def test_the_fetcher_serves_a_static_file(fetcher: StaticOnlyFetcher, app: Flask
     assert response.content_type == "text/css"
 
 
+def test_the_fetcher_gives_a_drawing_the_svg_its_url_carries(fetcher: StaticOnlyFetcher) -> None:
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"><title>Löwe · 점수</title></svg>'
+    response = fetcher.fetch(drawing_url(svg))
+    assert response.read() == svg.encode()
+    assert response.content_type == "image/svg+xml"
+
+
 @pytest.mark.parametrize(
     "url",
     [
@@ -68,6 +82,9 @@ def test_the_fetcher_serves_a_static_file(fetcher: StaticOnlyFetcher, app: Flask
         "https://example.com/font.woff2",
         "ftp://example.com/file",
         "data:text/css,body{}",
+        "data:image/svg+xml,<svg/>",
+        f"{DRAWING_URL_PREFIX}not base64!",
+        "data:image/svg+xml;base64;charset=utf-8,PHN2Zy8+",
         f"{ORIGIN}/static/../pyproject.toml",
         f"{ORIGIN}/static/%2e%2e/pyproject.toml",
         f"{ORIGIN}/static/missing.css",

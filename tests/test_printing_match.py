@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import io
 import re
 from typing import TYPE_CHECKING
@@ -14,7 +15,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.entries import SideEntry
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.pdf import StaticOnlyFetcher
+from scorekeeper.pdf import DRAWING_URL_PREFIX, StaticOnlyFetcher
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, PlayRounds, StoredMatch
@@ -341,19 +342,37 @@ def test_hostile_names_print_as_text_and_fetch_nothing(
     stored = create_match(HOSTILE[0], sides=((HOSTILE[1], ("Ann",)), ("Them", ("Cy",))))
     play_rounds(stored, [(WENT_OUT, STAYED_IN)])
     fetched: list[str] = []
-    monkeypatch.setattr(
-        StaticOnlyFetcher, "fetch", lambda self, url, headers=None: fetched.append(url)
-    )
+    fetch = StaticOnlyFetcher.fetch
+
+    def spy(self: StaticOnlyFetcher, url: str, headers: object = None) -> object:
+        fetched.append(url)
+        return fetch(self, url)
+
+    monkeypatch.setattr(StaticOnlyFetcher, "fetch", spy)
     text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/{kind}.pdf")).replace(" ", "")
     assert HOSTILE[0] in text
     if kind in ("report", "sheet"):
         assert HOSTILE[1].replace(" ", "") in text
-    assert fetched == []
+    # Only the report's own drawings, the chart and its legend's samples, which carry no name.
+    drawings = [base64.b64decode(url.removeprefix(DRAWING_URL_PREFIX)) for url in fetched]
+    assert all(url.startswith(DRAWING_URL_PREFIX) for url in fetched)
+    assert len(drawings) == (1 + 2 if kind == "report" else 0)
+    assert not any(b"passwd" in drawing or b"script" in drawing for drawing in drawings)
 
 
 @pytest.mark.parametrize("kind", MATCH_PDFS)
 def test_an_unknown_match_has_no_pdfs(client: FlaskClient, kind: str) -> None:
     assert client.get(f"/m/nope/{kind}.pdf").status_code == 404
+
+
+def test_the_reports_chart_is_drawn_with_its_axes_labels(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    stored = create_match()
+    play_rounds(stored, [(WENT_OUT, STAYED_IN)] * 4)  # 10,660 against 3,300
+    text = text_of(fetch_pdf(client, f"/m/{stored.public_id}/report.pdf"))
+    # The chart's top label: no total, and nothing else in the report, reads so.
+    assert "15,000" in text
 
 
 def test_the_reports_legend_keeps_each_lines_sample_before_its_whole_name(
