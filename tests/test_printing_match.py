@@ -76,7 +76,7 @@ def test_the_report_prints_every_round_the_totals_and_the_winner(
     assert "Us: Ann and Bob Them: Cy and Di" in text
 
 
-def test_the_report_names_the_side_that_went_out_in_each_round(
+def test_the_report_names_the_side_that_went_out_in_each_round_or_says_nobody_did(
     client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
 ) -> None:
     stored = create_match()
@@ -86,8 +86,18 @@ def test_the_report_names_the_side_that_went_out_in_each_round(
 
     assert "Round 1 meld minimum 50 Us went out Books" in text
     assert "Round 2 meld minimum 90 Them went out Books" in text
-    assert "Round 3 meld minimum 120 Books" in text  # the stock ran out: nobody went out
-    assert text.count("went out") == 2
+    # The stock ran out: the printed record says why nobody has the going-out bonus.
+    assert "Round 3 meld minimum 120 nobody went out Books" in text
+    assert text.count("went out") == 3
+
+
+def test_a_blank_sheet_leaves_who_went_out_to_write_in(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    stored = create_match()
+    play_rounds(stored, [(STAYED_IN, STAYED_IN)])
+
+    assert "went out" not in text_of(fetch_pdf(client, f"/m/{stored.public_id}/sheet.pdf"))
 
 
 def test_the_report_of_a_finished_match_prints_each_sides_place_under_its_total(
