@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 pytestmark = pytest.mark.browser
 
 PHONE_WIDTH = 390
+TABLET = {"viewport": {"width": 820, "height": 1180}, "has_touch": True}
 NAMES = ("Margarethe", "Wilhelmina", "Christophe", "Alexandria", "Maximilian", "Antoinette")
 # Round scores: 3,500 a round for the first side, who goes out; -615 and -620 for the second,
 # which never melds. After round 4 the totals are 12,345 and -1,235.
@@ -66,3 +67,28 @@ def test_the_scores_of_four_to_six_players_fit_a_phone_without_scrolling_sideway
     widths = table.evaluate("box => [box.scrollWidth, box.clientWidth]")
     assert widths[0] <= widths[1], f"the scores are {widths[0]}px wide in {widths[1]}px"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
+
+
+def test_the_winners_badge_leaves_every_column_of_a_tablet_as_wide_as_without_it(
+    stored_match: Callable[[dict[str, object]], dict[str, str]],
+    stored_round: Callable[[dict[str, str], dict[str, object]], None],
+    new_page: Callable[..., Page],
+    screenshot: Callable[[Page, str], None],
+) -> None:
+    sides = [{"name": name, "players": [name]} for name in NAMES[:4]]
+    links = stored_match({"name": "Long evening", "sides": sides})
+    for number in range(1, 5):
+        stored_round(links, {"round": number, "sides": round_sides(number, 4)})
+    page = new_page(TABLET)
+    page.goto(links["edit_url"])
+    screenshot(page, "12-standings-tablet-winner")
+
+    column_widths = "[...document.querySelectorAll('.totals td')].map(cell => cell.offsetWidth)"
+    with_badge = page.evaluate(column_widths)
+    score, badge = page.locator(".totals td").first.locator(".score, .badge").all()
+    score_box, badge_box = score.bounding_box(), badge.bounding_box()
+    assert score_box is not None and badge_box is not None
+    assert badge.inner_text() == "Winner"
+    assert badge_box["y"] >= score_box["y"] + score_box["height"] - 1  # under the total
+    page.evaluate("document.querySelectorAll('.badge').forEach(b => b.style.display = 'none')")
+    assert page.evaluate(column_widths) == with_badge
