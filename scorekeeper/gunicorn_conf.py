@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 
 from flask import Flask
 from gunicorn.arbiter import Arbiter
@@ -69,7 +70,12 @@ def pre_fork(server: Arbiter, worker: Worker) -> None:
 
 
 def post_fork(server: Arbiter, worker: Worker) -> None:
-    """Give each worker database connections of its own: none may cross the fork."""
+    """Let a worker told to stop as it boots stop at once, and give it database connections of
+    its own: none may cross the fork."""
+    # Until gunicorn sets the worker's own handlers, the master's inherited one would swallow a
+    # SIGTERM (the server stopping as this worker boots), and the worker would serve on until the
+    # master killed it after the graceful timeout. It has taken no request yet: it may just stop.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     app = server.app.wsgi()
     if not isinstance(app, Flask) or "sqlalchemy" not in app.extensions:
         return  # another app served with this configuration: the bench's floors

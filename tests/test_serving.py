@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from flask import Flask
@@ -155,6 +157,18 @@ def test_the_master_freezes_the_loaded_app_before_forking_a_worker() -> None:
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def test_a_worker_told_to_stop_as_it_boots_stops_rather_than_serve_on() -> None:
+    # The arbiter, as far as post_fork asks it: the app it loaded, here not a Flask app, so that
+    # post_fork leaves the database alone.
+    arbiter = SimpleNamespace(app=SimpleNamespace(wsgi=object))
+    inherited = signal.signal(signal.SIGTERM, lambda *_: None)  # the master's, in a new fork
+    try:
+        gunicorn_conf.post_fork(arbiter, None)  # type: ignore[arg-type]
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, inherited)
 
 
 def test_gunicorn_refuses_to_start_without_a_real_secret_key(migrated_database: str) -> None:
