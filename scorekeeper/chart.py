@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 # The drawing's own units; the page scales the SVG to its width.
@@ -218,22 +218,6 @@ def running_totals_chart(
         share = (value - y_values[0]) / (y_values[-1] - y_values[0])
         return round(bottom - (bottom - top) * share + offset, 1)
 
-    offsets = [tie_offsets(totals) for totals in running_totals]
-    # Every line starts from one point, 0 before the first round.
-    series = tuple(
-        Series(
-            index=index,
-            name=name,
-            points=(
-                Point(x_at(0), y_at(0)),
-                *(
-                    Point(x_at(number), y_at(totals[index], offsets[number - 1][index]))
-                    for number, totals in enumerate(running_totals, start=1)
-                ),
-            ),
-        )
-        for index, name in enumerate(side_names)
-    )
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -246,5 +230,30 @@ def running_totals_chart(
         x_label_y=bottom + X_LABEL_DROP,
         x_ticks=tuple(Tick(number, x_at(number)) for number in range(1, rounds + 1)),
         y_ticks=tuple(Tick(value, y_at(value)) for value in y_values),
-        series=series,
+        series=_lines(side_names, running_totals, x_at, y_at),
+    )
+
+
+def _lines(
+    side_names: Sequence[str],
+    running_totals: Sequence[Sequence[int]],
+    x_at: Callable[[int], float],
+    y_at: Callable[[int, float], float],
+) -> tuple[Series, ...]:
+    """Return each side's line: from the one point at 0 before the first round, then through
+    its running total after each round, drawn beside any side level with it (`tie_offsets`)."""
+    by_round = [(totals, tie_offsets(totals)) for totals in running_totals]
+    return tuple(
+        Series(
+            index=index,
+            name=name,
+            points=(
+                Point(x_at(0), y_at(0, 0)),
+                *(
+                    Point(x_at(number), y_at(totals[index], offsets[index]))
+                    for number, (totals, offsets) in enumerate(by_round, start=1)
+                ),
+            ),
+        )
+        for index, name in enumerate(side_names)
     )

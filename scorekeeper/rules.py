@@ -39,6 +39,10 @@ class CardKind(enum.Enum):
         """Return how many ranks the kind holds: a deck has SUITS cards of each."""
         return self.per_deck // SUITS
 
+    def in_decks(self, decks: int) -> int:
+        """Return how many cards of the kind `decks` decks shuffled together hold."""
+        return self.per_deck * decks
+
     @property
     def label(self) -> Term:
         """Return the kind's name as a table says it."""

@@ -430,7 +430,7 @@ def _layout_problems(
     if not isinstance(melded, CardCounts) or not melded.total:
         return
     decks = rules.deck_count(entry.player_count)
-    if any(melded.of(kind) > kind.per_deck * decks for kind in MELDED_KINDS):
+    if any(melded.of(kind) > kind.in_decks(decks) for kind in MELDED_KINDS):
         return  # more than the decks hold: the supply checks say so once the sides are right
     if can_lay_out(rules, melded, side.books):
         return
@@ -770,7 +770,7 @@ def _counted_supply_problems(entry: RoundEntry, decks: int) -> Iterator[Problem]
         return
     for kind in CardKind:
         total = sum(cards.of(kind) for cards in counted)
-        if total > kind.per_deck * decks:
+        if total > kind.in_decks(decks):
             adds_up = tuple(_counted_fields(entry, (kind,)))
             yield _supply_problem(kind.value, kind.label, total, kind.per_deck, decks, adds_up)
 
