@@ -38,12 +38,14 @@ def create_app(
 
     from scorekeeper import extensions, guarding, logging_setup, page_cache, security
     from scorekeeper.converters import PublicIdConverter
+    from scorekeeper.store import known_states
 
     logging_setup.init_app(app)
     security.init_app(app)
     extensions.init_app(app)
     guarding.init_app(app)  # after security: its 429 answers get the security headers too
     page_cache.init_app(app)
+    known_states.init_app(app)
 
     app.url_map.converters["public_id"] = PublicIdConverter  # before the routes that use it
     import scorekeeper.api_matches  # noqa: F401  (its routes join api.bp)

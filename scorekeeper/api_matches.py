@@ -208,8 +208,12 @@ def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
 
 @bp.post("/matches/<public_id:public_id>/rounds")
 def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
-    match = _editable(public_id)
-    scored = store.add_round(match, _round_body(), operation_id=_operation_id())
+    match = _editable(public_id, recalled=True)
+    entry, operation_id = _round_body(), _operation_id()
+    try:
+        scored = store.add_round(match, entry, operation_id=operation_id)
+    except store.OutdatedState:
+        scored = store.add_round(_editable(public_id), entry, operation_id=operation_id)
     location = url_for("api.get_round", public_id=public_id, number=scored.number, _external=True)
     return _round_response(scored), 201, {"Location": location}
 
@@ -324,9 +328,15 @@ def _no_such_match() -> NoReturn:
     abort(404, gettext("There is no match with this id; check the link."))
 
 
-def _editable(public_id: str) -> MatchState:
+def _editable(public_id: str, *, recalled: bool = False) -> MatchState:
     """Return the match as a change to its rounds reads it, when the request's bearer token is
-    its edit token."""
+    its edit token. With `recalled`, the match as this host last knew it, where it does and the
+    token opened it then: a change decided on it raises `store.OutdatedState` unless the match
+    is still so."""
+    known = store.recalled_match(public_id) if recalled else None
+    if known is not None and store.token_opens(known, _bearer_token()):
+        guarding.match_found()
+        return known
     match = store.match_to_change(public_id)
     if match is None:
         _no_such_match()

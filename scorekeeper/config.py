@@ -23,6 +23,9 @@ class Defaults:
     SESSION_COOKIE_SAMESITE = "Lax"
     # Bytes of rendered view pages each worker keeps: about 2,000 matches of 16 kB.
     PAGE_CACHE_SIZE = 32 * 1024 * 1024
+    # Matches whose last known state the app's processes share, to enter a round without
+    # reading its match first, where that read is a round trip (`store.known_states`); 0: none.
+    KNOWN_MATCH_STATES = 4096
 
 
 class Production(Defaults):

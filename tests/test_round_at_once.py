@@ -72,13 +72,21 @@ def test_a_new_round_is_stored_whole_in_one_statement(
         assert (count(Round), match.version) == (1, 2)
 
 
-def test_a_claim_of_a_version_the_match_has_left_stores_nothing(stored: Stored) -> None:
+@pytest.mark.parametrize(
+    ("versions_since", "token_replaced"),
+    [(1, False), (0, True)],
+    ids=["another change came first", "the edit token was replaced"],
+)
+def test_a_claim_of_a_match_as_it_no_longer_is_stores_nothing(
+    stored: Stored, versions_since: int, token_replaced: bool
+) -> None:
     match = stored()
     state = state_of(match.id)
     claim = {
         "match": match.id,
-        "read_version": state.version + 1,  # as if read before another change
-        "version": state.version + 2,
+        "read_version": state.version + versions_since,  # as if read before another change
+        "read_token_hash": "0" * 64 if token_replaced else state.edit_token_hash,
+        "version": state.version + versions_since + 1,
         "round_version_floor": 0,
         "updated_at": utc_now(),
     }
@@ -97,8 +105,8 @@ def test_a_claim_of_a_version_the_match_has_left_stores_nothing(stored: Stored) 
     }
 
     with single_write() as connection:
-        claimed = round_at_once.add_at_once(connection, claim, round_row, entry_rows, operation)
+        round_id = round_at_once.add_at_once(connection, claim, round_row, entry_rows, operation)
 
-    assert not claimed
+    assert round_id is None
     assert (count(Round), count(Entry), count(Operation)) == (0, 0, 0)
     assert db.session.scalar(db.select(Match.version)) == state.version

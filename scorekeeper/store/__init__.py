@@ -4,7 +4,8 @@ Views, the API and PDFs use these names; the modules behind them may move.
 """
 
 from scorekeeper.store.edit_tokens import TokenRefused, rotate_token_once
-from scorekeeper.store.match_state import MatchState, match_to_change
+from scorekeeper.store.known_states import match_to_change, recalled_match
+from scorekeeper.store.match_state import MatchState
 from scorekeeper.store.matches import (
     CreatedMatch,
     SideSpec,
@@ -21,6 +22,7 @@ from scorekeeper.store.matches import (
 )
 from scorekeeper.store.operations import OperationIdRefused
 from scorekeeper.store.rounds import (
+    OutdatedState,
     RoundNotFound,
     StaleVersion,
     add_round,
@@ -36,6 +38,7 @@ __all__ = [
     "MatchState",
     "MatchView",
     "OperationIdRefused",
+    "OutdatedState",
     "RoundNotFound",
     "ScoredRound",
     "SideSpec",
@@ -53,6 +56,7 @@ __all__ = [
     "match_to_change",
     "match_version",
     "match_view",
+    "recalled_match",
     "replace_round",
     "rotate_token_once",
     "round_problems",

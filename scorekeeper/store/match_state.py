@@ -10,9 +10,11 @@ the version it read when it writes, so a read that another change overtook is ne
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import groupby
+from types import SimpleNamespace
 from typing import Any
 
 import sqlalchemy as sa
@@ -41,6 +43,7 @@ _PLAYERS = sa.select(sa.func.count()).where(PLAYER.c.side_id == SIDE.c.id).scala
 _MATCH_SIDES_AND_ROUNDS = (
     sa.select(
         MATCH.c.id,
+        MATCH.c.public_id,
         MATCH.c.edit_token_hash,
         MATCH.c.version,
         MATCH.c.round_version_floor,
@@ -63,9 +66,13 @@ _BY_ID = DriverStatement(_MATCH_SIDES_AND_ROUNDS.where(MATCH.c.id == sa.bindpara
 _BY_PUBLIC_ID = DriverStatement(
     _MATCH_SIDES_AND_ROUNDS.where(MATCH.c.public_id == sa.bindparam("match"))
 )
-# Which match a change claims: the one it read, at the version it read, so that the claim
-# changes no row when another change came first.
-CLAIMED = (MATCH.c.id == sa.bindparam("match")) & (MATCH.c.version == sa.bindparam("read_version"))
+# Which match a change claims: the one it read, at the version and with the edit token it read,
+# so that the claim changes no row when another change came first.
+CLAIMED = (
+    (MATCH.c.id == sa.bindparam("match"))
+    & (MATCH.c.version == sa.bindparam("read_version"))
+    & (MATCH.c.edit_token_hash == sa.bindparam("read_token_hash"))
+)
 # Every writer holds the match's row while it writes (SQLite: the whole database).
 _HOLD_MATCH = DriverStatement(
     sa.select(MATCH.c.id).where(MATCH.c.id == sa.bindparam("match_id")).with_for_update()
@@ -87,14 +94,21 @@ class MatchState:
     of the edit token that may make the change."""
 
     id: int
+    public_id: str
     edit_token_hash: str
     version: int
     round_version_floor: int
-    rules: RuleSet
+    settings: str  # the rules' settings as stored, which name their rule set
     side_ids: tuple[int, ...]
     side_names: tuple[str, ...]
     side_players: tuple[int, ...]  # each side's players, in seating order
     rounds: dict[int, StoredRound]  # by round number
+    # As this host last knew the match (`known_states`), not as read for this change.
+    recalled: bool = False
+
+    @property
+    def rules(self) -> RuleSet:
+        return _rules(self.settings)
 
     def drafts(self) -> Drafts:
         """Return the stored rounds, ready to be scored."""
@@ -137,10 +151,11 @@ def _read(connection: Connection, by: DriverStatement, key: int | str) -> MatchS
     first = rows[0]
     return MatchState(
         id=first.id,
+        public_id=first.public_id,
         edit_token_hash=first.edit_token_hash,
         version=first.version,
         round_version_floor=first.round_version_floor,
-        rules=_rules(first.settings),
+        settings=first.settings,
         side_ids=side_ids,
         side_names=names,
         side_players=side_players,
@@ -150,6 +165,24 @@ def _read(connection: Connection, by: DriverStatement, key: int | str) -> MatchS
             if number is not None
         },
     )
+
+
+def with_new_round(
+    state: MatchState,
+    round_id: int,
+    round_row: Mapping[str, Any],
+    entry_rows: Sequence[Mapping[str, Any]],
+) -> MatchState:
+    """Return the match as a read finds it once a new round is stored under `round_id`, from
+    the rows stored: the round's, and its entries' in seating order."""
+    entries = [
+        SimpleNamespace(round_id=round_id, round_version=round_row["version"], **row)
+        for row in entry_rows
+    ]
+    number = round_row["number"]
+    stored = _stored_round(number, entries, state.side_names, state.side_players)
+    rounds = dict(sorted({**state.rounds, number: stored}.items()))
+    return replace(state, version=state.version + 1, rounds=rounds, recalled=False)
 
 
 @lru_cache(maxsize=RULE_SETS_KEPT)

@@ -49,10 +49,11 @@ def add_at_once(
     round_row: Mapping[str, Any],
     entry_rows: Sequence[Mapping[str, Any]],
     operation: Mapping[str, Any] | None,
-) -> bool:
+) -> int | None:
     """Claim the match as `claim` says and insert the round, its entries and the operation
-    that made it (if any), in one statement; tell whether the claim held. Raises the driver's
-    IntegrityError when a twin request stored the operation id first."""
+    that made it (if any), in one statement; return the new round's id, or None when the claim
+    did not hold. Raises the driver's IntegrityError when a twin request stored the operation
+    id first."""
     params = {
         **{CLAIM_KEYS.get(key, key): value for key, value in claim.items()},
         **{f"round_{key}": value for key, value in round_row.items()},
@@ -66,7 +67,8 @@ def add_at_once(
         params |= {f"operation_{key}": operation[key] for key in _OPERATION_COLUMNS}
         params["oldest_kept"] = oldest_kept()
     statement = _statement(len(entry_rows), recorded=operation is not None)
-    return bool(statement.rows(connection, params))
+    inserted = statement.rows(connection, params)
+    return inserted[0].id if inserted else None
 
 
 @cache  # one per number of sides, with and without an operation id

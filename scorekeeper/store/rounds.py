@@ -24,6 +24,7 @@ from scorekeeper.exports import counts_json
 from scorekeeper.models import Entry, Match, Round, utc_now
 from scorekeeper.problems import N_, Problem, ProblemsError
 from scorekeeper.rules import MeldMinimumMode, RuleSet
+from scorekeeper.store.known_states import forget, remember
 from scorekeeper.store.match_state import (
     CLAIMED,
     ENTRY,
@@ -34,6 +35,7 @@ from scorekeeper.store.match_state import (
     StoredRound,
     held_state,
     state_of,
+    with_new_round,
 )
 from scorekeeper.store.matches import side_names, side_players
 from scorekeeper.store.operations import (
@@ -92,6 +94,12 @@ class RoundNotFound(LookupError):
     """The match has no round of that number."""
 
 
+class OutdatedState(Exception):
+    """A change decided on the match as this host last knew it (`known_states`) stored nothing:
+    the match has changed since, or the change was refused, which the match as stored may not
+    bear out. Make it again on the match read afresh, its edit token checked again."""
+
+
 Writes = Callable[[Connection], None]
 # The writes with the claim of the match as one statement, given the claim's values and the
 # operation's row, if any: tells whether the claim held (`round_at_once`).
@@ -111,6 +119,7 @@ class Plan(Generic[Result]):
     writes: Writes | None = None
     round_version_floor: int = 0
     writes_at_once: WritesAtOnce | None = None
+    edit_token_hash: str = ""  # as read with the version: a token replaced since claims nothing
 
 
 def add_round(
@@ -119,6 +128,8 @@ def add_round(
     """Store a new round; raise `ProblemsError` and store nothing when the domain refuses it.
 
     A repeated `operation_id` stores nothing and returns the round as the first call stored it.
+    A match as this host last knew it (`recalled_match`) stores the round only if the match is
+    still so; else raises `OutdatedState`.
     """
     change = Change(match.id, ChangeKind.ADD, entry.round_number, operation_id, entry)
     return _write_once(change, match, partial(_add, entry), replayed_round)
@@ -173,15 +184,24 @@ def _write_once(
 ) -> Result:
     read = match if isinstance(match, MatchState) else state_of(match.id)
     replay = partial(replay_under, read.rules)  # a match's rules never change
-    plan = _planned(change, decide, replay, read)  # without holding the match, which rarely changes
+    try:
+        plan = _planned(change, decide, replay, read)  # not holding the match: it rarely changes
+    except ProblemsError:
+        if read.recalled:
+            raise OutdatedState from None
+        raise
     if plan.writes is None:
         return plan.result
     if plan.writes_at_once is not None:
         if (written_at_once := _written_at_once(change, plan, replay)) is not None:
             return written_at_once
+    if read.recalled:
+        raise OutdatedState
     with write_connection() as connection:
         written = partial(_written, connection, change, plan, decide, replay)
-        return applied_first(connection, change, written, replay)
+        result = applied_first(connection, change, written, replay)
+    forget(read.public_id)  # the next round entered reads the match as changed
+    return result
 
 
 def _written_at_once(
@@ -238,6 +258,7 @@ def _claim(match_id: int, plan: Plan[Any]) -> dict[str, Any]:
     return {
         "match": match_id,
         "read_version": plan.version,
+        "read_token_hash": plan.edit_token_hash,
         "version": plan.version + 1,
         "round_version_floor": plan.round_version_floor,
         "updated_at": utc_now(),
@@ -285,7 +306,7 @@ def _plan(
     match: MatchState, result: Result, writes: Writes, *, round_version_floor: int | None = None
 ) -> Plan[Result]:
     floor = match.round_version_floor if round_version_floor is None else round_version_floor
-    return Plan(result, match.version, writes, floor)
+    return Plan(result, match.version, writes, floor, edit_token_hash=match.edit_token_hash)
 
 
 def _deleted_before(_rules: RuleSet, _operation: AppliedOperation) -> None:
@@ -307,7 +328,11 @@ def _insert_round_at_once(
     operation: Mapping[str, Any] | None,
 ) -> bool:
     round_row, entry_rows = _new_round_rows(match, scored)
-    return add_at_once(connection, claim, round_row, entry_rows, operation)
+    round_id = add_at_once(connection, claim, round_row, entry_rows, operation)
+    if round_id is None:
+        return False
+    remember(with_new_round(match, round_id, round_row, entry_rows))
+    return True
 
 
 def _new_round_rows(
