@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app, store
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.models import Round, db
+from scorekeeper.problems import ProblemsError
 from scorekeeper.store import known_states
 from scorekeeper.store.known_states import SharedSlots
 from scorekeeper.store.match_state import state_of
@@ -131,15 +132,15 @@ def postgres_only(app: Flask) -> None:
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Return the public ids of the matches that changes read from the database, as read."""
+    """Return the public ids of the matches that the API read to change, as read."""
     seen: list[str] = []
-    read = known_states.match_state.match_to_change
+    read = store.match_to_change
 
     def counted(public_id: str) -> Any:
         seen.append(public_id)
         return read(public_id)
 
-    monkeypatch.setattr(known_states.match_state, "match_to_change", counted)
+    monkeypatch.setattr(store, "match_to_change", counted)
     return seen
 
 
@@ -155,19 +156,24 @@ def test_a_stored_round_leaves_the_match_as_a_read_finds_it(
     postgres_only: None, stored: Stored
 ) -> None:
     match = stored()
-    state = store.match_to_change(match.public_id)
-    assert state is not None
-    assert store.recalled_match(match.public_id) == replace(state, recalled=True)
+    assert store.recalled_match(match.public_id) is None
 
     for number in (1, 2):
-        store.add_round(
-            store.recalled_match(match.public_id) or state,
-            RoundEntry(number, (COUNTED, SideEntry(melded=120, leftover=40))),
-        )
+        known = store.recalled_match(match.public_id) or match
+        store.add_round(known, RoundEntry(number, (COUNTED, SideEntry(melded=120, leftover=40))))
 
     read_afresh = state_of(match.id)
     assert read_afresh.rounds.keys() == {1, 2}
     assert store.recalled_match(match.public_id) == replace(read_afresh, recalled=True)
+
+
+def test_a_refused_round_leaves_nothing_known(postgres_only: None, stored: Stored) -> None:
+    match = stored()
+
+    with pytest.raises(ProblemsError):
+        store.add_round(match, RoundEntry(1, (SideEntry(clean_books=-1), SideEntry())))
+
+    assert store.recalled_match(match.public_id) is None
 
 
 def test_rounds_entered_one_after_another_read_the_match_once(

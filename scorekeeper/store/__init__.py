@@ -4,8 +4,8 @@ Views, the API and PDFs use these names; the modules behind them may move.
 """
 
 from scorekeeper.store.edit_tokens import TokenRefused, rotate_token_once
-from scorekeeper.store.known_states import match_to_change, recalled_match
-from scorekeeper.store.match_state import MatchState
+from scorekeeper.store.known_states import recalled_match
+from scorekeeper.store.match_state import MatchState, match_to_change
 from scorekeeper.store.matches import (
     CreatedMatch,
     SideSpec,

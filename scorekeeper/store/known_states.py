@@ -1,10 +1,11 @@
-"""What each match was at its last read or change on this host, shared by the app's processes, so
-that a new round can be decided without reading its match first.
+"""What each match was when this host last entered a round of it, shared by the app's processes,
+so that the next round can be decided without reading its match first.
 
 On PostgreSQL a new round costs two round trips: the match read, then the one statement that
-claims the match and stores the round (`scorekeeper.store.round_at_once`). A process that reads
-a match to change it, or stores a round of it, leaves the match's state here, and the next round
-entered, in whichever process, is decided on that. Nothing here is trusted: the statement's
+claims the match and stores the round (`scorekeeper.store.round_at_once`). The process that
+stores a round leaves the match's state as it stands then here, and the next round entered, in
+whichever process, is decided on that; a change made otherwise (an edit, a deletion) forgets
+it, so that the next round reads the match as changed. Nothing here is trusted: the statement's
 claim names the version and the edit token hash that the round was decided on, so a state that
 another change has overtaken (a round edited, a token replaced, here or on another server)
 stores nothing, and the round is entered again on the match read afresh, its token checked
@@ -29,7 +30,6 @@ from dataclasses import replace
 from flask import Flask, current_app
 from sqlalchemy import make_url
 
-from scorekeeper.store import match_state
 from scorekeeper.store.match_state import MatchState
 from scorekeeper.store.round_at_once import DIALECTS
 
@@ -120,17 +120,8 @@ def recalled_match(public_id: str) -> MatchState | None:
     return None if known is None else known.recall(public_id)
 
 
-def match_to_change(public_id: str) -> MatchState | None:
-    """Return the match with this public id as stored now, or None (`match_state`), and
-    remember it."""
-    state = match_state.match_to_change(public_id)
-    if state is not None:
-        remember(state)
-    return state
-
-
 def remember(state: MatchState) -> None:
-    """Keep the match's state, as read or changed now, for the next round entered."""
+    """Keep the match's state, as a round just stored left it, for the next round entered."""
     known = _known_states()
     if known is not None:
         known.remember(state)
