@@ -244,16 +244,24 @@ def test_a_round_deleted_since_the_match_was_known_can_be_entered_again(
     assert entered.json["round"] == 2
 
 
+@pytest.mark.parametrize("elsewhere", [False, True], ids=["here", "on another server"])
 def test_a_replaced_edit_token_enters_nothing_though_the_match_was_known_with_it(
-    postgres_only: None, app: Flask, client: FlaskClient, match_with_round_1: StoredMatch
+    postgres_only: None,
+    app: Flask,
+    client: FlaskClient,
+    match_with_round_1: StoredMatch,
+    elsewhere: bool,
 ) -> None:
     match = match_with_round_1
     assert enter(client, match, 2).status_code == 201
-    rotated = client.post(
-        f"/api/v1/matches/{match.public_id}/token",
-        headers={"Authorization": f"Bearer {match.edit_token}"},
-    )
-    assert rotated.status_code == 200
+    with made_here_or_elsewhere(app, match, elsewhere):
+        rotated = client.post(
+            f"/api/v1/matches/{match.public_id}/token",
+            headers={"Authorization": f"Bearer {match.edit_token}"},
+        )
+        assert rotated.status_code == 200
+    with app.app_context():
+        assert (store.recalled_match(match.public_id) is not None) is elsewhere
 
     assert enter(client, match, 3).status_code == 403
     with app.app_context():

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, bindparam
 
 from scorekeeper.database import write_transaction
 from scorekeeper.models import Match, db, table_of, utc_now
+from scorekeeper.store.known_states import forget
 from scorekeeper.store.matches import EDIT_TOKEN_BYTES, token_digest, token_opens
 from scorekeeper.store.operations import AppliedOperation, Change, ChangeKind, once, record
 
@@ -52,12 +53,14 @@ def rotate_token_once(
         # Hold the match, so that a twin request waits for this one, and read its token afresh.
         db.session.refresh(match, ["edit_token_hash"], with_for_update=True)
         connection = db.session.connection()
-        return once(
+        new_token = once(
             connection,
             change,
             partial(_rotate, connection, change, match, token, secret),
             partial(_repeat, change, match, token, secret),
         )
+    forget(match.public_id)  # the next round reads the match, with its new token's digest
+    return new_token
 
 
 def _rotate(

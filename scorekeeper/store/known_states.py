@@ -4,10 +4,10 @@ so that the next round can be decided without reading its match first.
 On PostgreSQL a new round costs two round trips: the match read, then the one statement that
 claims the match and stores the round (`scorekeeper.store.round_at_once`). The process that
 stores a round leaves the match's state as it stands then here, and the next round entered, in
-whichever process, is decided on that; a change made otherwise (an edit, a deletion) forgets
-it, so that the next round reads the match as changed. Nothing here is trusted: the statement's
-claim names the version and the edit token hash that the round was decided on, so a state that
-another change has overtaken (a round edited, a token replaced, here or on another server)
+whichever process, is decided on that; any other change (an edit, a deletion, a new edit token)
+forgets it, so that the next round reads the match as changed. Nothing here is trusted: the
+statement's claim names the version and the edit token hash that the round was decided on, so
+a state that another change has overtaken (on another server, or between two requests here)
 stores nothing, and the round is entered again on the match read afresh, its token checked
 against the stored one (`scorekeeper.store.rounds.OutdatedState`).
 
