@@ -25,7 +25,7 @@ class Defaults:
     PAGE_CACHE_SIZE = 32 * 1024 * 1024
     # Matches whose last known state the app's processes share, to enter a round without
     # reading its match first, where that read is a round trip (`store.known_states`); 0: none.
-    KNOWN_MATCH_STATES = 4096
+    KNOWN_MATCH_STATES = 2048  # of 16 kB of memory each, touched only when used
 
 
 class Production(Defaults):

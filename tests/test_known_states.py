@@ -6,6 +6,7 @@ checks that a round entered on a state the match has left is entered as on one r
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,10 +20,12 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app, store
 from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.models import Round, db
+from scorekeeper.payloads import MAX_NAME_LENGTH
 from scorekeeper.problems import ProblemsError
+from scorekeeper.rules import MAX_PLAYERS, SETTING_RANGES, build_rules
 from scorekeeper.store import known_states
-from scorekeeper.store.known_states import SharedSlots
-from scorekeeper.store.match_state import state_of
+from scorekeeper.store.known_states import KnownStates, SharedSlots
+from scorekeeper.store.match_state import MatchState, StoredRound, state_of
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import Stored, StoredMatch
@@ -100,6 +103,46 @@ def test_processes_forked_after_the_slots_were_made_share_them() -> None:
 
     assert os.waitstatus_to_exitcode(status) == 0
     assert slots.get(b"from-child") == b"child's"
+
+
+def test_the_largest_match_the_rules_allow_is_kept() -> None:
+    sides = [f"{index} {'x' * (MAX_NAME_LENGTH - 2)}" for index in range(MAX_PLAYERS)]
+    rounds = SETTING_RANGES["rounds"].high
+    state = MatchState(
+        id=2**31 - 1,
+        public_id="p" * 22,
+        edit_token_hash="0" * 64,
+        version=10_000,
+        round_version_floor=10_000,
+        settings=json.dumps(build_rules("standard").as_settings()),
+        side_ids=tuple(range(2**31 - MAX_PLAYERS, 2**31)),
+        side_names=tuple(sides),
+        side_players=(1,) * MAX_PLAYERS,
+        rounds={
+            number: StoredRound(2**31 - number, 10_000, _counted_round(number, sides))
+            for number in range(1, rounds + 1)
+        },
+    )
+    known = KnownStates(1)
+
+    known.remember(state)
+
+    assert known.recall(state.public_id) == replace(state, recalled=True)
+
+
+def _counted_round(number: int, sides: list[str]) -> RoundEntry:
+    """Return a round in which every side counted its cards by kind, each count its own."""
+    entries = tuple(
+        SideEntry(
+            name,
+            clean_books=number + index,
+            dirty_books=number * index,
+            melded=CardCounts(*(100 * number + 10 * index + kind for kind in range(5))),
+            leftover=CardCounts(*(200 * number + 10 * index + kind for kind in range(6))),
+        )
+        for index, name in enumerate(sides)
+    )
+    return RoundEntry(number, entries, len(sides), (1,) * len(sides))
 
 
 # -- Where states are kept -----------------------------------------------------------------------

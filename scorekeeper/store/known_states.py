@@ -34,8 +34,9 @@ from scorekeeper.store.match_state import MatchState
 from scorekeeper.store.round_at_once import DIALECTS
 
 EXTENSION_KEY = "scorekeeper.known_states"
-# Room for a match of six sides and many rounds; a state that does not fit is not kept.
-SLOT_SIZE = 8 * 1024
+# Room for the largest match the rules allow, six sides counting their cards by kind over twelve
+# rounds: under 12 kB. A state that does not fit is not kept, and its next round reads it.
+SLOT_SIZE = 16 * 1024
 _DIGEST_SIZE = 16
 _LENGTHS = struct.Struct("<IH")  # of the slot's body, and of the key at its start
 _HEADER_SIZE = _DIGEST_SIZE + _LENGTHS.size
