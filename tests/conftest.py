@@ -82,6 +82,13 @@ def app(app_config: dict[str, Any]) -> Iterator[Flask]:
 
 
 @pytest.fixture
+def postgres_only() -> None:
+    """Skip a test of what the app does on PostgreSQL alone, outside `make test`'s second run."""
+    if not POSTGRES_URL:
+        pytest.skip("PostgreSQL's alone: runs when DATABASE_URL names it, as in make test")
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -167,13 +167,6 @@ def test_states_are_kept_where_a_round_is_stored_in_one_statement(
 
 
 @pytest.fixture
-def postgres_only(app: Flask) -> None:
-    with app.app_context():
-        if db.engine.url.get_backend_name() != "postgresql":
-            pytest.skip("PostgreSQL's alone: runs when DATABASE_URL names it, as in make test")
-
-
-@pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Return the public ids of the matches that the API read to change, as read."""
     seen: list[str] = []
@@ -228,34 +221,50 @@ def test_rounds_entered_one_after_another_read_the_match_once(
     assert reads == []  # known since round 1 was stored
 
 
-@contextmanager
-def made_here_or_elsewhere(app: Flask, match: StoredMatch, elsewhere: bool) -> Iterator[None]:
-    """Make the block's change on this host, or as another server would: this host then still
-    knows the match as it was before."""
-    with app.app_context():
-        known_before = store.recalled_match(match.public_id)
-    assert known_before is not None
-    yield
-    if elsewhere:
+@pytest.fixture
+def known_match(
+    postgres_only: None, client: FlaskClient, match_with_round_1: StoredMatch
+) -> StoredMatch:
+    """Return a match of two rounds, the second entered through the API: this host knows it."""
+    assert enter(client, match_with_round_1, 2).status_code == 201
+    return match_with_round_1
+
+
+ChangeMade = Callable[[], AbstractContextManager[None]]
+
+
+@pytest.fixture(params=[False, True], ids=["here", "on another server"])
+def elsewhere(request: pytest.FixtureRequest) -> bool:
+    """Tell whether the test's change to the match is made as another server would."""
+    return bool(request.param)
+
+
+@pytest.fixture
+def change_made(app: Flask, known_match: StoredMatch, elsewhere: bool) -> ChangeMade:
+    """Return a context in which to change the known match on this host, or as another server
+    would: this host then still knows the match as it was before."""
+
+    @contextmanager
+    def made() -> Iterator[None]:
         with app.app_context():
-            known_states.remember(known_before)
+            known_before = store.recalled_match(known_match.public_id)
+        assert known_before is not None
+        yield
+        if elsewhere:
+            with app.app_context():
+                known_states.remember(known_before)
+
+    return made
 
 
-@pytest.mark.parametrize("elsewhere", [False, True], ids=["here", "on another server"])
 def test_a_round_entered_after_an_edit_is_decided_on_the_match_as_edited(
-    postgres_only: None,
-    app: Flask,
-    client: FlaskClient,
-    match_with_round_1: StoredMatch,
-    reads: list[str],
-    elsewhere: bool,
+    client: FlaskClient, known_match: StoredMatch, change_made: ChangeMade, reads: list[str]
 ) -> None:
-    match = match_with_round_1
-    assert enter(client, match, 2).status_code == 201
+    match = known_match
     url = f"/api/v1/matches/{match.public_id}/rounds/1"
     edited = {"round": 1, "sides": [STAYED_IN, WENT_OUT]}
     headers = {"Authorization": f"Bearer {match.edit_token}", "If-Match": '"1"'}
-    with made_here_or_elsewhere(app, match, elsewhere):
+    with change_made():
         assert client.put(url, json=edited, headers=headers).status_code == 200
     totals = client.get(f"/api/v1/matches/{match.public_id}").json["totals"]
 
@@ -266,18 +275,12 @@ def test_a_round_entered_after_an_edit_is_decided_on_the_match_as_edited(
     assert reads == [match.public_id] * 2  # the edit's, and the third round's afresh
 
 
-@pytest.mark.parametrize("elsewhere", [False, True], ids=["here", "on another server"])
 def test_a_round_deleted_since_the_match_was_known_can_be_entered_again(
-    postgres_only: None,
-    app: Flask,
-    client: FlaskClient,
-    match_with_round_1: StoredMatch,
-    elsewhere: bool,
+    client: FlaskClient, known_match: StoredMatch, change_made: ChangeMade
 ) -> None:
-    match = match_with_round_1
-    assert enter(client, match, 2).status_code == 201
+    match = known_match
     headers = {"Authorization": f"Bearer {match.edit_token}", "If-Match": '"1"'}
-    with made_here_or_elsewhere(app, match, elsewhere):
+    with change_made():
         deleted = client.delete(f"/api/v1/matches/{match.public_id}/rounds/2", headers=headers)
         assert deleted.status_code == 204
 
@@ -287,17 +290,15 @@ def test_a_round_deleted_since_the_match_was_known_can_be_entered_again(
     assert entered.json["round"] == 2
 
 
-@pytest.mark.parametrize("elsewhere", [False, True], ids=["here", "on another server"])
 def test_a_replaced_edit_token_enters_nothing_though_the_match_was_known_with_it(
-    postgres_only: None,
     app: Flask,
     client: FlaskClient,
-    match_with_round_1: StoredMatch,
+    known_match: StoredMatch,
+    change_made: ChangeMade,
     elsewhere: bool,
 ) -> None:
-    match = match_with_round_1
-    assert enter(client, match, 2).status_code == 201
-    with made_here_or_elsewhere(app, match, elsewhere):
+    match = known_match
+    with change_made():
         rotated = client.post(
             f"/api/v1/matches/{match.public_id}/token",
             headers={"Authorization": f"Bearer {match.edit_token}"},

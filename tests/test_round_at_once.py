@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from flask import Flask
 
 from scorekeeper import store
 from scorekeeper.database import single_write
@@ -29,11 +28,7 @@ STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 SIX_PLAYERS = [(name, (name,)) for name in ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")]
 
 
-@pytest.fixture(autouse=True)
-def postgres_only(app: Flask) -> None:
-    with app.app_context():
-        if db.engine.url.get_backend_name() != "postgresql":
-            pytest.skip("PostgreSQL's alone: runs when DATABASE_URL names it, as in make test")
+pytestmark = pytest.mark.usefixtures("postgres_only")
 
 
 @pytest.fixture
