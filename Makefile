@@ -34,7 +34,7 @@ run: $(VENV)/.installed system-run instance/config.py translations-compile
 # Production: SECRET_KEY (or instance/config.py) and DATABASE_URL come from the environment.
 serve: $(VENV)/.installed system-run translations-compile
 	$(FLASK) db upgrade
-	$(BIN)/gunicorn --config python:scorekeeper.gunicorn_conf
+	$(BIN)/gunicorn --config python:scorekeeper.serving.gunicorn_conf
 
 test: $(VENV)/.installed-test system-test translations-compile
 	$(BIN)/ruff check scorekeeper stubs tests

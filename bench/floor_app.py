@@ -4,7 +4,8 @@ A Flask app of two routes on `FLOOR_DATABASE_URL`: one indexed SELECT rendered t
 template, and one INSERT + COMMIT. On SQLite it uses the app's own connection settings (WAL,
 synchronous FULL, busy timeout) and takes the write lock up front, as the app's writes do. The
 bench serves it with the app's gunicorn configuration:
-`gunicorn --config python:scorekeeper.gunicorn_conf --pythonpath bench 'floor_app:create_app()'`.
+`gunicorn --config python:scorekeeper.serving.gunicorn_conf --pythonpath bench
+'floor_app:create_app()'`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from flask import Flask, render_template
 from jinja2 import DictLoader
 from sqlalchemy import make_url
 
-from scorekeeper.database import SQLITE_PRAGMAS
+from scorekeeper.store.database import SQLITE_PRAGMAS
 
 TABLE = "floor_item"
 PAGE_TEMPLATE = "item.html"

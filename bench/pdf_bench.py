@@ -23,12 +23,12 @@ from flask import Flask
 from flask_migrate import upgrade
 from weasyprint.text.fonts import FontConfiguration
 
-from scorekeeper import create_app, pdf, printing, store
-from scorekeeper.gunicorn_conf import freeze_loaded_objects
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.pdf import Paper
-from scorekeeper.printing import documents
-from scorekeeper.rules import PRESETS, build_rules
+from scorekeeper import create_app, printing, store
+from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.domain.rules import PRESETS, build_rules
+from scorekeeper.printing import documents, pdf
+from scorekeeper.printing.pdf import Paper
+from scorekeeper.serving.gunicorn_conf import freeze_loaded_objects
 
 FLOOR = Path(__file__).with_name("floor.html").read_text()
 TARGETS = {"blank score sheet": 1.5, "match report": 1.5}  # the targets, as ratios

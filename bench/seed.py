@@ -17,10 +17,10 @@ from flask_migrate import upgrade
 from sqlalchemy import Connection, Engine, Integer, String, Table, func, select, text
 
 from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Match, db
-from scorekeeper.rules import build_rules
+from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.domain.rules import build_rules
 from scorekeeper.store.matches import PUBLIC_ID_BYTES
+from scorekeeper.store.models import Match, db
 
 SIDES = (("Us", ("Ann", "Bob")), ("Them", ("Cy", "Di")))
 WENT_OUT = SideEntry("", clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)

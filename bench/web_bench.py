@@ -42,8 +42,8 @@ from seed import STAYED_IN, WENT_OUT, Seeded, seed_matches, settle
 from sqlalchemy import NullPool, create_engine, make_url
 
 from scorekeeper import ROOT, create_app
-from scorekeeper.database import normalise_database_url
-from scorekeeper.exports import side_entry_json
+from scorekeeper.store.database import normalise_database_url
+from scorekeeper.store.exports import side_entry_json
 
 BENCH = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
@@ -251,7 +251,7 @@ def free_port() -> int:
 def gunicorn(folder: Path, env: dict[str, str], app: list[str], probe: str) -> Iterator[str]:
     """Serve with the app's gunicorn configuration; yield the base URL once `probe` answers."""
     port = free_port()
-    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.gunicorn_conf", *app]
+    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf", *app]
     env = {**os.environ, **env, "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(WORKERS)}
     log = folder / "gunicorn.log"
     with log.open("ab") as output:

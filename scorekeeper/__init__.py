@@ -36,20 +36,25 @@ def create_app(
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
-    from scorekeeper import extensions, guarding, logging_setup, page_cache, security
-    from scorekeeper.converters import PublicIdConverter
+    from scorekeeper import extensions
+    from scorekeeper.serving import logs, rate_limit, security
+    from scorekeeper.serving.http import PublicIdConverter
     from scorekeeper.store import known_states
+    from scorekeeper.web import page_cache
 
-    logging_setup.init_app(app)
+    logs.init_app(app)
     security.init_app(app)
     extensions.init_app(app)
-    guarding.init_app(app)  # after security: its 429 answers get the security headers too
+    rate_limit.init_app(app)  # after security: its 429 answers get the security headers too
     page_cache.init_app(app)
     known_states.init_app(app)
 
     app.url_map.converters["public_id"] = PublicIdConverter  # before the routes that use it
-    import scorekeeper.api_matches  # noqa: F401  (its routes join api.bp)
-    from scorekeeper import api, cli, language, matches, pages, pdf, printing
+    import scorekeeper.api.calculator  # noqa: F401  (its routes join api.bp)
+    import scorekeeper.api.matches  # noqa: F401
+    from scorekeeper import api, cli, printing
+    from scorekeeper.printing import pdf
+    from scorekeeper.web import language, matches, pages
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -14,11 +14,11 @@ from flask.cli import with_appcontext
 from flask_migrate import upgrade
 
 from scorekeeper import store
-from scorekeeper.database import write_transaction
-from scorekeeper.exports import prefixed
-from scorekeeper.models import Match, db
-from scorekeeper.problems import N_, Problem, ProblemsError
+from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.store import CreatedMatch
+from scorekeeper.store.database import write_transaction
+from scorekeeper.store.exports import prefixed
+from scorekeeper.store.models import Match, db
 
 
 @click.command("init-db")

@@ -9,11 +9,11 @@ from flask_babel import Babel, get_locale
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 
-from scorekeeper import database
 from scorekeeper.i18n import select_locale
-from scorekeeper.models import db
+from scorekeeper.store import database
+from scorekeeper.store.models import db
 
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parent / "store" / "migrations"
 
 babel = Babel()
 csrf = CSRFProtect()

@@ -19,7 +19,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header
 
-from scorekeeper.problems import N_, Problem
+from scorekeeper.domain.problems import N_, Problem
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT_LANGUAGE = "en"

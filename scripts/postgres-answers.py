@@ -5,7 +5,7 @@ import sys
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper.database import normalise_database_url
+from scorekeeper.store.database import normalise_database_url
 
 engine = create_engine(normalise_database_url(sys.argv[1]), connect_args={"connect_timeout": 3})
 try:

@@ -19,11 +19,11 @@ from flask_migrate import upgrade
 from sqlalchemy import Connection, Engine, NullPool, create_engine, event, make_url
 
 from scorekeeper import create_app, store
-from scorekeeper.database import driver_connection, normalise_database_url
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Match, db
-from scorekeeper.rules import build_rules
+from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.domain.rules import build_rules
 from scorekeeper.store import statements as statements_module
+from scorekeeper.store.database import driver_connection, normalise_database_url
+from scorekeeper.store.models import Match, db
 
 
 def postgres_url() -> str | None:

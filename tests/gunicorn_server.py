@@ -24,7 +24,7 @@ from flask import Flask
 from sqlalchemy import make_url, text
 
 from scorekeeper import ROOT
-from scorekeeper.models import db
+from scorekeeper.store.models import db
 
 BIN = Path(sys.executable).parent
 STARTUP_DEADLINE = 60.0  # seconds; a server that has not answered by then has failed
@@ -81,7 +81,7 @@ def gunicorn(
         "WEB_CONCURRENCY": str(workers),
         "LOG_LEVEL": "warning",
     }
-    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.gunicorn_conf"]
+    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
     command += [app] if app else []
     with log.open("ab") as output:
         process = subprocess.Popen(

@@ -13,8 +13,8 @@ from openapi_spec_validator import validate
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
-from scorekeeper.openapi import openapi_document
-from scorekeeper.rules import PRESETS, SETTING_KEYS
+from scorekeeper.api.openapi import openapi_document
+from scorekeeper.domain.rules import PRESETS, SETTING_KEYS
 
 Post = Callable[..., TestResponse]
 

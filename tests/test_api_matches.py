@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from werkzeug.test import TestResponse
 
-from scorekeeper.models import Match, Round, db
-from scorekeeper.openapi import openapi_document
+from scorekeeper.api.openapi import openapi_document
+from scorekeeper.store.models import Match, Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch

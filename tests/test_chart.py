@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from scorekeeper.chart import (
+from scorekeeper.domain.chart import (
     HEIGHT,
     SERIES_STYLES,
     TIE_SPACING,

@@ -13,8 +13,8 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func
 
 from scorekeeper import store
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.models import Match, db
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.store.models import Match, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch

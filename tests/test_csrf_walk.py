@@ -19,9 +19,9 @@ from sqlalchemy import select
 from werkzeug.routing import Rule
 
 from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.domain.entries import RoundEntry, SideEntry
 from scorekeeper.extensions import csrf
-from scorekeeper.models import db
+from scorekeeper.store.models import db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch

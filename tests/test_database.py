@@ -32,8 +32,11 @@ from sqlalchemy import (
     update,
 )
 
-from scorekeeper import create_app, database, store
-from scorekeeper.database import (
+from scorekeeper import create_app, store
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.domain.rules import build_rules
+from scorekeeper.store import SideSpec, database
+from scorekeeper.store.database import (
     WriteLock,
     first_fixed_driver,
     has_wal_reset_bug,
@@ -42,10 +45,7 @@ from scorekeeper.database import (
     write_connection,
     write_transaction,
 )
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.models import Match, db
-from scorekeeper.rules import build_rules
-from scorekeeper.store import SideSpec
+from scorekeeper.store.models import Match, db
 
 counters = MetaData()
 counter = Table(

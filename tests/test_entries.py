@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
-from scorekeeper.rules import BookCounts, CardKind, CardValues
+from scorekeeper.domain.entries import (
+    COUNT_KEYS,
+    MELDED_COUNT_KEYS,
+    CardCounts,
+    RoundEntry,
+    SideEntry,
+)
+from scorekeeper.domain.rules import BookCounts, CardKind, CardValues
 
 ONE_OF_EACH = CardCounts.from_mapping({key: 1 for key in COUNT_KEYS})
 

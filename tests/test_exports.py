@@ -13,11 +13,11 @@ import pytest
 from flask import Flask
 
 from scorekeeper import store
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.exports import CSV_COLUMNS, read_document, side_entry_json
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.domain.payloads import parse_side
+from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.payloads import parse_side
-from scorekeeper.problems import ProblemsError
+from scorekeeper.store.exports import CSV_COLUMNS, read_document, side_entry_json
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch

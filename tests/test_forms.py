@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.forms import (
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.domain.problems import Problem
+from scorekeeper.domain.rules import PRESETS, SETTING_KEYS, SETTING_RANGES, DeckCount, build_rules
+from scorekeeper.web.forms import (
     SEATINGS,
     MatchForm,
     RoundForm,
@@ -19,10 +21,8 @@ from scorekeeper.forms import (
     round_form,
     team_name,
 )
-from scorekeeper.forms.house_rules import NO_LIMIT, SETTING_LABELS, SettingKind
-from scorekeeper.forms.match_setup import next_name
-from scorekeeper.problems import Problem
-from scorekeeper.rules import PRESETS, SETTING_KEYS, SETTING_RANGES, DeckCount, build_rules
+from scorekeeper.web.forms.house_rules import NO_LIMIT, SETTING_LABELS, SettingKind
+from scorekeeper.web.forms.match_setup import next_name
 
 SIDES = ("Us", "Them")
 STANDARD = PRESETS["standard"].rules

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 from soak import scaled
 
-from scorekeeper.converters import PublicIdConverter
-from scorekeeper.openapi import openapi_document
+from scorekeeper.api.openapi import openapi_document
+from scorekeeper.serving.http import PublicIdConverter
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from soak import scaled
 from sqlalchemy import func
 
-from scorekeeper.models import Match, Round, db
+from scorekeeper.store.models import Match, Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import StoredMatch

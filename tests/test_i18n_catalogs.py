@@ -20,8 +20,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
+from scorekeeper.domain.rules import CardKind
 from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
-from scorekeeper.rules import CardKind
 
 ROOT = Path(__file__).resolve().parents[1]
 MAPPING = ROOT / "scorekeeper" / "babel.cfg"

@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
 from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.domain.entries import RoundEntry, SideEntry
 from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here

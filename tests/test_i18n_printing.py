@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
 from scorekeeper import store
-from scorekeeper.models import db
+from scorekeeper.store.models import db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch

@@ -18,14 +18,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app, store
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.models import Round, db
-from scorekeeper.payloads import MAX_NAME_LENGTH
-from scorekeeper.problems import ProblemsError
-from scorekeeper.rules import MAX_PLAYERS, SETTING_RANGES, build_rules
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.rules import MAX_PLAYERS, SETTING_RANGES, build_rules
+from scorekeeper.domain.setup import MAX_NAME_LENGTH
 from scorekeeper.store import known_states
 from scorekeeper.store.known_states import KnownStates, SharedSlots
 from scorekeeper.store.match_state import MatchState, StoredRound, state_of
+from scorekeeper.store.models import Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import Stored, StoredMatch

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.entries import CardCounts
-from scorekeeper.meld_layout import MOST_BOOK_PAIRS, can_lay_out, kinds_laid_nowhere
-from scorekeeper.rules import (
+from scorekeeper.domain.entries import CardCounts
+from scorekeeper.domain.meld_layout import MOST_BOOK_PAIRS, can_lay_out, kinds_laid_nowhere
+from scorekeeper.domain.rules import (
     BOOK_SIZE,
     NATURAL_KINDS,
     SUITS,

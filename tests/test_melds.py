@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.melds import (
+from scorekeeper.domain.melds import (
     RANKS,
     WILD_RANK,
     Meld,
@@ -15,8 +15,8 @@ from scorekeeper.melds import (
     meld_points,
     meld_ranks,
 )
-from scorekeeper.problems import ProblemsError
-from scorekeeper.rules import RuleSet, build_rules
+from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.rules import RuleSet, build_rules
 
 STANDARD = build_rules("standard")
 SIMPLE = build_rules("simple")

@@ -9,9 +9,19 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import store
-from scorekeeper.database import write_transaction
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Base, Entry, GuessWindow, Match, Operation, Player, Round, Side, db
+from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.store.database import write_transaction
+from scorekeeper.store.models import (
+    Base,
+    Entry,
+    GuessWindow,
+    Match,
+    Operation,
+    Player,
+    Round,
+    Side,
+    db,
+)
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch

@@ -10,9 +10,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import security, store
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.page_cache import CSRF_PLACEHOLDER, PageCache, RenderedPage
+from scorekeeper import store
+from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.serving import security
+from scorekeeper.web.page_cache import CSRF_PLACEHOLDER, PageCache, RenderedPage
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch

@@ -12,9 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.matches.expired import SHOWN_AGAIN
-from scorekeeper.models import Match, Round, db
+from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.store.models import Match, Round, db
+from scorekeeper.web.matches.expired import SHOWN_AGAIN
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch

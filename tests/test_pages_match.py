@@ -14,8 +14,8 @@ from page_parts import errors_next_to, posted_form, recent_entry
 from werkzeug.test import TestResponse
 
 from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Round, db
+from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.store.models import Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, PlayRounds, StoredMatch

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from page_parts import errors_next_to
 
 from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
+from scorekeeper.domain.entries import RoundEntry, SideEntry
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch

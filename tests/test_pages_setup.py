@@ -11,10 +11,10 @@ from flask.testing import FlaskClient
 from page_parts import errors_next_to, posted_form
 
 from scorekeeper import store
-from scorekeeper.entries import SideEntry
-from scorekeeper.forms import house_rules
-from scorekeeper.models import Match, db
-from scorekeeper.rules import PRESETS
+from scorekeeper.domain.entries import SideEntry
+from scorekeeper.domain.rules import PRESETS
+from scorekeeper.store.models import Match, db
+from scorekeeper.web.forms import house_rules
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, PlayRounds

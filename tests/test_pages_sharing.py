@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from page_parts import errors_next_to, recent_entry
 
 from scorekeeper import store
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Match, db
+from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.store.models import Match, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch

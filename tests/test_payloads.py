@@ -7,19 +7,19 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.entries import CardCounts, SideEntry
-from scorekeeper.labels import field_label
-from scorekeeper.melds import Meld
-from scorekeeper.payloads import (
-    MAX_NAME_LENGTH,
+from scorekeeper.domain.entries import CardCounts, SideEntry
+from scorekeeper.domain.labels import field_label
+from scorekeeper.domain.melds import Meld
+from scorekeeper.domain.payloads import (
     optional_integer,
     parse_melds,
     parse_round,
     parse_rules,
     parse_side,
 )
-from scorekeeper.problems import NP_, Problem, ProblemsError
-from scorekeeper.rules import PRESETS, build_rules
+from scorekeeper.domain.problems import NP_, Problem, ProblemsError
+from scorekeeper.domain.rules import PRESETS, build_rules
+from scorekeeper.domain.setup import MAX_NAME_LENGTH
 
 
 def refused(parse: Any, *args: Any, **kwargs: Any) -> list[dict[str, object]]:

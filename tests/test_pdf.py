@@ -17,8 +17,8 @@ from flask_babel import force_locale
 from pypdf import PdfReader
 from weasyprint.text.fonts import FontConfiguration
 
-from scorekeeper import pdf
-from scorekeeper.pdf import (
+from scorekeeper.printing import pdf
+from scorekeeper.printing.pdf import (
     DRAWING_URL_PREFIX,
     ORIGIN,
     RefusedURL,
@@ -161,7 +161,7 @@ print(before, "weasyprint" in sys.modules)
 def test_the_app_logs_which_font_subsetter_pdfs_use(
     app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.INFO, logger="scorekeeper.pdf"):
+    with caplog.at_level(logging.INFO, logger="scorekeeper.printing.pdf"):
         pdf.init_app(app)
     subsetter = "HarfBuzz" if pdf.font_subsetter() == "harfbuzz" else "fontTools"
     assert f"subset by {subsetter}" in caplog.text

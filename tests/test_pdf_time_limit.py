@@ -16,9 +16,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from scorekeeper import create_app, pdf, store
-from scorekeeper.pdf import PdfTooSlow, within_time_limit
-from scorekeeper.rules import build_rules
+from scorekeeper import create_app, store
+from scorekeeper.domain.rules import build_rules
+from scorekeeper.printing import pdf
+from scorekeeper.printing.pdf import PdfTooSlow, within_time_limit
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import StoredMatch
@@ -156,7 +157,7 @@ def test_a_limit_of_0_lets_a_pdf_take_its_time(app: Flask, client: FlaskClient) 
 def test_the_app_says_at_start_up_where_the_limit_holds(
     app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.INFO, logger="scorekeeper.pdf"):
+    with caplog.at_level(logging.INFO, logger="scorekeeper.printing.pdf"):
         pdf.init_app(app)
     assert "the threaded development server renders without a limit" in caplog.text
 

@@ -13,10 +13,10 @@ from pdf_layout import POINTS_PER_MM, words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
+from scorekeeper.domain.rules import PRESETS
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.pdf import PdfRenderer, StaticOnlyFetcher
 from scorekeeper.printing import requested_sides
-from scorekeeper.rules import PRESETS
+from scorekeeper.printing.pdf import PdfRenderer, StaticOnlyFetcher
 
 A4 = (595, 842)  # points, rounded
 LETTER = (612, 792)

@@ -13,9 +13,9 @@ from pdf_layout import POINTS_PER_MM, words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
 
-from scorekeeper.entries import SideEntry
+from scorekeeper.domain.entries import SideEntry
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.pdf import DRAWING_URL_PREFIX, StaticOnlyFetcher
+from scorekeeper.printing.pdf import DRAWING_URL_PREFIX, StaticOnlyFetcher
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, PlayRounds, StoredMatch

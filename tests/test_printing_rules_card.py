@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import PRESETS, RuleSet, build_rules
-from scorekeeper.rules_card import (
+from scorekeeper.domain.rules import PRESETS, RuleSet, build_rules
+from scorekeeper.domain.rules_card import (
     Line,
     Phrase,
     RulesCard,

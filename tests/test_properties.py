@@ -11,12 +11,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
-from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, RoundEntry, SideEntry
-from scorekeeper.melds import RANKS, Meld, check_melds, meld_points
-from scorekeeper.problems import ProblemsError
-from scorekeeper.rules import NATURAL_KINDS, PRESETS, SETTING_KEYS, RuleSet, build_rules
-from scorekeeper.scoring import score_round, side_breakdown
-from scorekeeper.validation import round_problems
+from scorekeeper.domain.entries import COUNT_KEYS, MELDED_COUNT_KEYS, RoundEntry, SideEntry
+from scorekeeper.domain.melds import RANKS, Meld, check_melds, meld_points
+from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.rules import NATURAL_KINDS, PRESETS, SETTING_KEYS, RuleSet, build_rules
+from scorekeeper.domain.scoring import score_round, side_breakdown
+from scorekeeper.domain.validation import round_problems
 
 ENGINE = settings(max_examples=200, deadline=None)
 API = settings(max_examples=150, deadline=None)

@@ -11,8 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import create_app, guarding
-from scorekeeper.models import GuessWindow, db
+from scorekeeper import create_app
+from scorekeeper.serving import rate_limit
+from scorekeeper.store.models import GuessWindow, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch
@@ -38,7 +39,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
     """Stop the guard's clock 100 seconds into a window; return a function that sets it to
     that many seconds after the window's start."""
     now = [WINDOW_START + timedelta(seconds=100)]
-    monkeypatch.setattr(guarding, "utc_now", lambda: now[0])
+    monkeypatch.setattr(rate_limit, "utc_now", lambda: now[0])
 
     def set_to(seconds: float) -> None:
         now[0] = WINDOW_START + timedelta(seconds=seconds)

@@ -14,10 +14,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import store
-from scorekeeper.database import write_transaction
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Match, Operation, db, utc_now
+from scorekeeper.domain.entries import RoundEntry, SideEntry
 from scorekeeper.store import edit_tokens
+from scorekeeper.store.database import write_transaction
+from scorekeeper.store.models import Match, Operation, db, utc_now
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, StoredMatch

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from scorekeeper import store
-from scorekeeper.database import single_write
-from scorekeeper.entries import RoundEntry, SideEntry
-from scorekeeper.models import Entry, Match, Operation, Round, db, utc_now
+from scorekeeper.domain.entries import RoundEntry, SideEntry
 from scorekeeper.store import round_at_once, rounds
+from scorekeeper.store.database import single_write
 from scorekeeper.store.match_state import state_of
+from scorekeeper.store.models import Entry, Match, Operation, Round, db, utc_now
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import Stored

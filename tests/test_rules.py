@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.labels import setting_label
-from scorekeeper.problems import ProblemsError
-from scorekeeper.rules import (
+from scorekeeper.domain.labels import setting_label
+from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.rules import (
     BOOK_SIZE,
     PRESETS,
     SETTING_KEYS,

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.problems import Problem, ProblemsError
-from scorekeeper.rules import RuleSet, build_rules
-from scorekeeper.scoring import (
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.domain.problems import Problem, ProblemsError
+from scorekeeper.domain.rules import RuleSet, build_rules
+from scorekeeper.domain.scoring import (
     Breakdown,
     RoundScore,
     SideScore,

@@ -15,7 +15,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from wtforms import ValidationError
 
 from scorekeeper import create_app
-from scorekeeper.security import (
+from scorekeeper.serving.security import (
     CONTENT_SECURITY_POLICY,
     TOKEN_ARGUMENT,
     CompactSerializer,

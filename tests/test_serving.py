@@ -21,9 +21,10 @@ import pytest
 from flask import Flask
 from gunicorn.config import Config
 
-from scorekeeper import ROOT, gunicorn_conf
-from scorekeeper.logging_setup import REDACTED, RedactTokens, redact_tokens
-from scorekeeper.security import TOKEN_ARGUMENT
+from scorekeeper import ROOT
+from scorekeeper.serving import gunicorn_conf
+from scorekeeper.serving.logs import REDACTED, RedactTokens, redact_tokens
+from scorekeeper.serving.security import TOKEN_ARGUMENT
 
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1mb3ItdGVzdHMtb25seQ"
 BIN = Path(sys.executable).parent
@@ -138,7 +139,7 @@ def test_gunicorn_serves_with_the_production_settings_and_logs_no_token(
 ) -> None:
     port, log = free_port(), tmp_path / "gunicorn.log"
     env = server_environment(migrated_database, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1")
-    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.gunicorn_conf"]
+    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
     with serving(command, env, log, f"http://127.0.0.1:{port}/robots.txt"):
         status, headers = get(f"http://127.0.0.1:{port}/")
         token_status, _ = get(f"http://127.0.0.1:{port}/m/abc/edit/{TOKEN}")
@@ -174,7 +175,7 @@ def test_a_worker_told_to_stop_as_it_boots_stops_rather_than_serve_on() -> None:
 def test_gunicorn_refuses_to_start_without_a_real_secret_key(migrated_database: str) -> None:
     env = server_environment(migrated_database, BIND=f"127.0.0.1:{free_port()}")
     env["SECRET_KEY"] = "dev"
-    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.gunicorn_conf"]
+    command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
     result = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr

@@ -9,11 +9,11 @@ import pytest
 import sqlalchemy as sa
 
 from scorekeeper import store
-from scorekeeper.database import write_transaction
-from scorekeeper.entries import MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
-from scorekeeper.exports import counts_json
-from scorekeeper.models import Entry, Match, Round, db
+from scorekeeper.domain.entries import MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
+from scorekeeper.store.database import write_transaction
+from scorekeeper.store.exports import counts_json
 from scorekeeper.store.match_state import ENTRY, MATCH, ROUND
+from scorekeeper.store.models import Entry, Match, Round, db
 from scorekeeper.store.statements import DriverStatement
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here

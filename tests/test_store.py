@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 import pytest
 from flask import Flask
 
-from scorekeeper import rules as rules_module
 from scorekeeper import store
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.models import Base, Entry, Match, Round, db
-from scorekeeper.problems import ProblemsError
-from scorekeeper.rules import PRESETS, build_rules
+from scorekeeper.domain import rules as rules_module
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.rules import PRESETS, build_rules
+from scorekeeper.domain.validation import round_problems
 from scorekeeper.store import match_state, rounds
+from scorekeeper.store.models import Base, Entry, Match, Round, db
 from scorekeeper.store.scores import ImpossibleRound, scored_rounds
-from scorekeeper.validation import round_problems
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, Stored

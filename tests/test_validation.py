@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.labels import field_label
-from scorekeeper.problems import Problem, ProblemsError
-from scorekeeper.rules import NATURAL_RANKS, CardKind, RuleSet, WildRatio, build_rules
-from scorekeeper.validation import (
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.domain.labels import field_label
+from scorekeeper.domain.problems import Problem, ProblemsError
+from scorekeeper.domain.rules import NATURAL_RANKS, CardKind, RuleSet, WildRatio, build_rules
+from scorekeeper.domain.validation import (
     check_round,
     check_round_number,
     fewest_dirty_book_wilds,

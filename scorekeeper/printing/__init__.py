@@ -15,11 +15,10 @@ from markupsafe import Markup
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper import store
+from scorekeeper.domain.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, Preset, house_rule_keys
+from scorekeeper.domain.rules_card import Phrase, RulesCard, Section, points_text
+from scorekeeper.domain.setup import MAX_NAME_LENGTH
 from scorekeeper.i18n import format_number, is_offered
-from scorekeeper.models import Match
-from scorekeeper.pages import error_page, match_or_404
-from scorekeeper.payloads import MAX_NAME_LENGTH
-from scorekeeper.pdf import Paper, PdfTooSlow, drawing_url, render_pdf
 from scorekeeper.printing.documents import (
     PrintedRules,
     card_pdf,
@@ -27,8 +26,9 @@ from scorekeeper.printing.documents import (
     report_html,
     sheet_pdf,
 )
-from scorekeeper.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, Preset, house_rule_keys
-from scorekeeper.rules_card import Phrase, RulesCard, Section, points_text
+from scorekeeper.printing.pdf import Paper, PdfTooSlow, drawing_url, render_pdf
+from scorekeeper.serving.http import error_page, match_or_404
+from scorekeeper.store.models import Match
 
 bp = Blueprint("printing", __name__)
 

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, fields
 from flask import render_template
 from flask_babel import format_date, gettext
 
-from scorekeeper.chart import running_totals_chart
-from scorekeeper.pdf import Paper, cached_pdf
-from scorekeeper.rules import PRESETS, RuleSet
-from scorekeeper.rules_card import RulesCard, rules_card, score_lines
-from scorekeeper.scoring import Breakdown, round_meld_minimum
+from scorekeeper.domain.chart import running_totals_chart
+from scorekeeper.domain.rules import PRESETS, RuleSet
+from scorekeeper.domain.rules_card import RulesCard, rules_card, score_lines
+from scorekeeper.domain.scoring import Breakdown, round_meld_minimum
+from scorekeeper.printing.pdf import Paper, cached_pdf
 from scorekeeper.store import MatchView
 
 POCKET_CARDS_PER_PAGE = 4

@@ -3,12 +3,13 @@
 Views, the API and PDFs use these names; the modules behind them may move.
 """
 
+from scorekeeper.domain.setup import SideSpec
 from scorekeeper.store.edit_tokens import TokenRefused, rotate_token_once
+from scorekeeper.store.idempotency import OperationIdRefused
 from scorekeeper.store.known_states import recalled_match
 from scorekeeper.store.match_state import MatchState, match_to_change
 from scorekeeper.store.matches import (
     CreatedMatch,
-    SideSpec,
     create_match,
     find_match,
     get_match,
@@ -20,7 +21,6 @@ from scorekeeper.store.matches import (
     sides_of,
     token_opens,
 )
-from scorekeeper.store.operations import OperationIdRefused
 from scorekeeper.store.rounds import (
     OutdatedState,
     RoundNotFound,

@@ -21,11 +21,11 @@ from functools import partial
 
 from sqlalchemy import Connection, bindparam
 
-from scorekeeper.database import write_transaction
-from scorekeeper.models import Match, db, table_of, utc_now
+from scorekeeper.store.database import write_transaction
+from scorekeeper.store.idempotency import AppliedOperation, Change, ChangeKind, once, record
 from scorekeeper.store.known_states import forget
 from scorekeeper.store.matches import EDIT_TOKEN_BYTES, token_digest, token_opens
-from scorekeeper.store.operations import AppliedOperation, Change, ChangeKind, once, record
+from scorekeeper.store.models import Match, db, table_of, utc_now
 
 # A double tap or a resent form comes within seconds, a retry after a lost answer within minutes.
 REPEAT_WINDOW = timedelta(minutes=10)

@@ -20,11 +20,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from scorekeeper.database import single_read
-from scorekeeper.entries import RoundEntry
-from scorekeeper.models import Entry, Match, Player, Round, Side, table_of
-from scorekeeper.rules import RuleSet
+from scorekeeper.domain.entries import RoundEntry
+from scorekeeper.domain.rules import RuleSet
+from scorekeeper.store.database import single_read
 from scorekeeper.store.matches import stored_rules
+from scorekeeper.store.models import Entry, Match, Player, Round, Side, table_of
 from scorekeeper.store.scores import Drafts, side_entry
 from scorekeeper.store.statements import DriverStatement
 

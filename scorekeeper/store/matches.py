@@ -6,41 +6,23 @@ import hashlib
 import hmac
 import math
 import secrets
-import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.orm import joinedload, selectinload
 
-from scorekeeper.database import single_read, write_transaction
-from scorekeeper.labels import field_label
-from scorekeeper.models import Match, Player, Round, Side, db, table_of
-from scorekeeper.payloads import MAX_NAME_LENGTH
-from scorekeeper.problems import N_, Problem, ProblemsError
-from scorekeeper.rules import DEFAULT_PRESET, MAX_PLAYERS, RuleSet, build_rules
+from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.rules import DEFAULT_PRESET, RuleSet, build_rules
+from scorekeeper.domain.setup import SideSpec, setup_problems
+from scorekeeper.store.database import single_read, write_transaction
+from scorekeeper.store.models import Match, Player, Round, Side, db, table_of
 from scorekeeper.store.statements import DriverStatement
-from scorekeeper.validation import MIN_SIDES
 
-# Unicode's control characters, line and paragraph separators, and surrogates.
-_BREAKING_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
-# The format characters a name may hold: the zero-width non-joiner and joiner, the left-to-right
-# and right-to-left marks, and the tags that make a flag of a region.
-_NAME_FORMAT_CHARACTERS = frozenset(
-    "\u200c\u200d\u200e\u200f" + "".join(map(chr, range(0xE0020, 0xE0080)))
-)
 EDIT_TOKEN_BYTES = 32
 PUBLIC_ID_BYTES = 16
 PUBLIC_ID_LENGTH = math.ceil(PUBLIC_ID_BYTES * 8 / 6)  # base64 characters, no padding
-
-
-@dataclass(frozen=True)
-class SideSpec:
-    """A side as a match begins: its name and its players, in seating order."""
-
-    name: str
-    players: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -72,7 +54,7 @@ def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec])
     """Return a checked match, not yet stored, with its edit token."""
     name = name.strip()
     sides = [SideSpec(side.name.strip(), tuple(p.strip() for p in side.players)) for side in sides]
-    problems = _setup_problems(name, preset, sides)
+    problems = setup_problems(name, preset, sides)
     if problems:
         raise ProblemsError(problems)
     token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
@@ -94,67 +76,6 @@ def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec])
         ],
     )
     return CreatedMatch(match=match, edit_token=token)
-
-
-def _setup_problems(name: str, preset: str, sides: Sequence[SideSpec]) -> list[Problem]:
-    problems = _name_problems("name", name) + _preset_problems(preset)
-    if not MIN_SIDES <= len(sides) <= MAX_PLAYERS:
-        template = N_("Enter between %(least)s and %(most)s sides.")
-        problems.append(Problem("sides", template, {"least": MIN_SIDES, "most": MAX_PLAYERS}))
-    seen: set[str] = set()
-    for index, side in enumerate(sides):
-        problems += _side_problems(index, side, seen)
-        seen.add(side.name.casefold())
-    players = sum(len(side.players) for side in sides)
-    if players > MAX_PLAYERS:
-        template = N_("%(players)s players entered, but a match has at most %(most)s.")
-        problems.append(Problem("sides", template, {"players": players, "most": MAX_PLAYERS}))
-    return problems
-
-
-def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]:
-    field = f"sides[{index}]"
-    problems = _name_problems(f"{field}.name", side.name, side=index)
-    if side.name and side.name.casefold() in taken:
-        template = N_("Another side is already called %(name)s: give each side its own name.")
-        problems.append(Problem(f"{field}.name", template, {"name": side.name}, side=index))
-    if not side.players:
-        template = N_("Side %(number)s needs at least one player.")
-        params = {"number": index + 1}
-        problems.append(Problem(f"{field}.players", template, params, side=index))
-    for seat, player in enumerate(side.players):
-        problems += _name_problems(f"{field}.players[{seat}]", player, side=index)
-    return problems
-
-
-def _name_problems(field: str, name: str, *, side: int | None = None) -> list[Problem]:
-    if 1 <= len(name) <= MAX_NAME_LENGTH and _fits_one_line(name):
-        return []
-    template = N_("%(field)s must be a name of 1 to %(most)s characters on one line.")
-    params = {"field": field_label(field), "most": MAX_NAME_LENGTH}
-    return [Problem(field, template, params, side=side)]
-
-
-def _fits_one_line(name: str) -> bool:
-    """Tell whether a name holds no control character, line break, lone surrogate or format
-    character but those names are written with: names end up in headers, file names and the
-    standings, where a line break breaks things and a bidi override turns the text after it
-    around. Spaces of every width belong to names, as do the joiners of emoji and of many
-    scripts, the marks of writing direction and the tags of flags."""
-    categories = ((char, unicodedata.category(char)) for char in name)
-    return all(
-        category not in _BREAKING_CATEGORIES
-        and (category != "Cf" or char in _NAME_FORMAT_CHARACTERS)
-        for char, category in categories
-    )
-
-
-def _preset_problems(preset: str) -> list[Problem]:
-    try:
-        build_rules(preset)
-    except ProblemsError as error:
-        return [replace(problem, field="rules.preset") for problem in error.problems]
-    return []
 
 
 # Loads a match whole in two queries: its sides and players joined to its row, then its rounds

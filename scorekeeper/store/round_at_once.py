@@ -20,8 +20,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import CTE, Connection, Select, Table, bindparam
 
+from scorekeeper.store.idempotency import FORGET_OPERATIONS, OPERATION, oldest_kept
 from scorekeeper.store.match_state import CLAIMED, ENTRY, ENTRY_VALUES, MATCH, ROUND
-from scorekeeper.store.operations import FORGET_OPERATIONS, OPERATION, oldest_kept
 from scorekeeper.store.statements import DriverStatement
 
 DIALECTS = frozenset({"postgresql"})  # the databases with data-modifying WITH statements

@@ -18,12 +18,29 @@ from typing import Any, Generic
 
 from sqlalchemy import Connection, bindparam
 
-from scorekeeper.database import single_write, write_connection
-from scorekeeper.entries import COUNT_KEYS, MELDED_COUNT_KEYS, CardCounts, RoundEntry, SideEntry
-from scorekeeper.exports import counts_json
-from scorekeeper.models import Entry, Match, Round, utc_now
-from scorekeeper.problems import N_, Problem, ProblemsError
-from scorekeeper.rules import MeldMinimumMode, RuleSet
+from scorekeeper.domain.entries import (
+    COUNT_KEYS,
+    MELDED_COUNT_KEYS,
+    CardCounts,
+    RoundEntry,
+    SideEntry,
+)
+from scorekeeper.domain.problems import N_, Problem, ProblemsError
+from scorekeeper.domain.rules import MeldMinimumMode, RuleSet
+from scorekeeper.store.database import single_write, write_connection
+from scorekeeper.store.exports import counts_json
+from scorekeeper.store.idempotency import (
+    AppliedOperation,
+    Change,
+    ChangeKind,
+    Result,
+    applied_first,
+    operation_row,
+    record,
+    repeated,
+    replayed_round,
+    twin_result,
+)
 from scorekeeper.store.known_states import forget, remember
 from scorekeeper.store.match_state import (
     CLAIMED,
@@ -38,18 +55,7 @@ from scorekeeper.store.match_state import (
     with_new_round,
 )
 from scorekeeper.store.matches import side_names, side_players
-from scorekeeper.store.operations import (
-    AppliedOperation,
-    Change,
-    ChangeKind,
-    Result,
-    applied_first,
-    operation_row,
-    record,
-    repeated,
-    replayed_round,
-    twin_result,
-)
+from scorekeeper.store.models import Entry, Match, Round, utc_now
 from scorekeeper.store.round_at_once import add_at_once, stores_at_once
 from scorekeeper.store.scores import (
     ImpossibleRound,

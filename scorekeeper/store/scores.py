@@ -11,13 +11,13 @@ from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from scorekeeper.database import end_read
-from scorekeeper.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.models import Match, Round
-from scorekeeper.problems import Problem, ProblemsError
-from scorekeeper.rules import RuleSet
-from scorekeeper.scoring import RoundScore, Standings, score_round, standings
+from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
+from scorekeeper.domain.problems import Problem, ProblemsError
+from scorekeeper.domain.rules import RuleSet
+from scorekeeper.domain.scoring import RoundScore, Standings, score_round, standings
+from scorekeeper.store.database import end_read
 from scorekeeper.store.matches import rules_of, side_names, side_players, sides_of
+from scorekeeper.store.models import Match, Round
 
 
 @dataclass(frozen=True)

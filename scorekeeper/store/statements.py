@@ -24,7 +24,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.dml import UpdateBase
 from sqlalchemy.sql.selectable import Select
 
-from scorekeeper.database import driver_connection
+from scorekeeper.store.database import driver_connection
 
 Processor = Callable[[Any], Any]
 Params = Mapping[str, Any]

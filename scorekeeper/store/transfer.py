@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekeeper.database import write_transaction
-from scorekeeper.entries import RoundEntry
-from scorekeeper.exports import match_document, prefixed, read_document, view_csv
+from scorekeeper.domain.entries import RoundEntry
+from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.rules import RuleSet
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.models import Match, db
-from scorekeeper.problems import ProblemsError
-from scorekeeper.rules import RuleSet
+from scorekeeper.store.database import write_transaction
+from scorekeeper.store.exports import match_document, prefixed, read_document, view_csv
 from scorekeeper.store.matches import CreatedMatch, new_match, side_specs
+from scorekeeper.store.models import Match, db
 from scorekeeper.store.rounds import entry_for_match, new_round_row
 from scorekeeper.store.scores import ImpossibleRound, ScoredRound, match_view, scored_rounds
 

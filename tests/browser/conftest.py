@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # types only: the WSGI protocols live in typeshed's stubs
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 from scorekeeper import create_app
-from scorekeeper.models import db
+from scorekeeper.store.models import db
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

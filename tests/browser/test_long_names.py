@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page
 
+from scorekeeper.domain.rules import PRESETS
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.rules import PRESETS
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,371 @@
+"""JSON API v1 for stored matches: create, read, enter and edit rounds, export and import.
+
+Reading needs only the match's unguessable id; changing it needs its edit token as a bearer
+token. Rounds carry a version as their ETag, and changes must name it in If-Match, so that two
+phones at one table cannot overwrite each other's entries unknowingly. A change sent with an
+Idempotency-Key applies once, however often it is retried.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, NoReturn
+
+from flask import Response, abort, current_app, jsonify, request, send_file, url_for
+from flask_babel import gettext
+from werkzeug.exceptions import PreconditionRequired, Unauthorized
+
+from scorekeeper import store
+from scorekeeper.api import bp, error_list, json_body
+from scorekeeper.api.calculator import round_score_json
+from scorekeeper.domain.entries import RoundEntry
+from scorekeeper.domain.payloads import parse_round, parse_rules
+from scorekeeper.domain.problems import N_, Problem, ProblemsError, is_whole_number
+from scorekeeper.domain.rules import DEFAULT_PRESET
+from scorekeeper.i18n import LANGUAGES, problem_dict
+from scorekeeper.serving import rate_limit
+from scorekeeper.serving.security import hand_out_token
+from scorekeeper.store import CreatedMatch, MatchState, MatchView, ScoredRound
+from scorekeeper.store.exports import (
+    ROUND_KEYS,
+    language_problems,
+    side_entry_json,
+    side_setup_problems,
+    unknown_keys,
+)
+from scorekeeper.store.models import Match
+
+CREATE_KEYS = ("name", "rules", "sides", "language")
+IDEMPOTENCY_KEY = "Idempotency-Key"
+
+
+@bp.errorhandler(store.StaleVersion)
+def _stale(error: store.StaleVersion) -> tuple[Response, int]:
+    current = error.current
+    message = gettext(
+        "Round %(round)s changed since you read it: here it is now, at version %(version)s.",
+        round=current.number,
+        version=current.version,
+    )
+    errors = [{"side": None, "field": "If-Match", "message": message}]
+    response = jsonify(errors=errors, current=scored_round_json(current))
+    response.set_etag(str(current.version))
+    return response, 412
+
+
+@bp.errorhandler(store.RoundNotFound)
+def _round_not_found(error: store.RoundNotFound) -> tuple[Response, int]:
+    message = gettext("This match has no round %(round)s.", round=error.args[0])
+    return error_list(message, "round"), 404
+
+
+@bp.errorhandler(store.OperationIdRefused)
+def _operation_id_refused(error: store.OperationIdRefused) -> tuple[Response, int]:
+    # The store names its keyword; the client sent a header.
+    problems = [
+        replace(problem, field=IDEMPOTENCY_KEY, params={**problem.params, "field": IDEMPOTENCY_KEY})
+        for problem in error.problems
+    ]
+    return jsonify(errors=[problem_dict(problem) for problem in problems]), 422
+
+
+@bp.errorhandler(Unauthorized)
+def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
+    response = error_list(error.description or "")
+    response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
+    return response, 401
+
+
+# -- Matches -------------------------------------------------------------------------------------
+
+
+@bp.post("/matches")
+def create_match() -> tuple[Response, int, dict[str, str]]:
+    body = json_body()
+    language = body.get("language")
+    problems = (
+        unknown_keys(body, CREATE_KEYS)
+        + side_setup_problems(body.get("sides"))
+        + language_problems(language, LANGUAGES)
+    )
+    if problems:
+        raise ProblemsError(problems)
+    name = body.get("name")
+    created = store.create_match(
+        name if isinstance(name, str) else "",  # anything else is refused as an empty name
+        _preset_key(body.get("rules")),
+        parse_rules(body.get("rules")),
+        store.side_specs(body.get("sides")),
+        language=language,
+    )
+    return _created(created)
+
+
+def _preset_key(rules: object) -> str:
+    preset = rules.get("preset") if isinstance(rules, Mapping) else None
+    return preset if isinstance(preset, str) else DEFAULT_PRESET
+
+
+@bp.post("/matches/import")
+def import_match() -> tuple[Response, int, dict[str, str]]:
+    return _created(store.import_match(json_body()))
+
+
+def _created(created: CreatedMatch) -> tuple[Response, int, dict[str, str]]:
+    public_id = created.match.public_id
+    body = {
+        "id": public_id,
+        "edit_token": created.edit_token,
+        "edit_url": _edit_url(public_id, created.edit_token),
+        "view_url": url_for("matches.view", public_id=public_id, _external=True),
+    }
+    location = url_for("api.get_match", public_id=public_id, _external=True)
+    hand_out_token()
+    return jsonify(body), 201, {"Location": location}
+
+
+def _edit_url(public_id: str, token: str) -> str:
+    return url_for("matches.edit", public_id=public_id, token=token, _external=True)
+
+
+@bp.post("/matches/<public_id:public_id>/token")
+def rotate_token(public_id: str) -> Response:
+    """Replace the edit token; a retry under the same Idempotency-Key, which still brings the
+    replaced token, gets the same new one."""
+    match = _match(public_id, whole=False)
+    try:
+        token = store.rotate_token_once(
+            match,
+            _bearer_token(),
+            operation_id=_operation_id(),
+            secret=current_app.config["SECRET_KEY"],
+        )
+    except store.TokenRefused:
+        _wrong_token()
+    return jsonify(edit_token=token, edit_url=_edit_url(public_id, token))
+
+
+@bp.get("/matches/<public_id:public_id>")
+def get_match(public_id: str) -> Response:
+    version = _version_held(public_id)
+    if version is not None:
+        response = Response(status=304)
+    else:
+        match = _match(public_id)
+        version = match.version
+        response = jsonify(match_json(store.match_view(match)))
+    response.set_etag(str(version))
+    response.cache_control.no_cache = True
+    return response
+
+
+def _version_held(public_id: str) -> int | None:
+    """Return the match's version when If-None-Match holds it: a polling phone whose match did
+    not change costs one indexed read of that version, no rounds loaded and nothing scored."""
+    if not request.if_none_match:
+        return None
+    version = store.match_version(public_id)
+    if version is None:
+        _no_such_match()
+    return version if request.if_none_match.contains_weak(str(version)) else None
+
+
+def match_json(view: MatchView) -> dict[str, Any]:
+    """Return a match as the API shows it: rules, sides, scored rounds, totals and result."""
+    match, standings = view.match, view.standings
+    return {
+        "id": match.public_id,
+        "name": match.name,
+        "preset": match.preset,
+        "rules": match.settings,
+        "language": match.language,
+        "version": match.version,
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+        "sides": [
+            {"name": side.name, "players": [player.name for player in side.players]}
+            for side in match.sides
+        ],
+        "rounds": [
+            {**scored_round_json(scored), "running_totals": list(totals)}
+            for scored, totals in zip(view.rounds, standings.running_totals, strict=True)
+        ],
+        "totals": list(standings.totals),
+        "next_round": view.next_round,
+        "next_meld_minimums": _list_or_none(standings.next_meld_minimums),
+        "finished": standings.finished,
+        "winner": None if standings.winner is None else view.side_names[standings.winner],
+        "draw": standings.draw,
+    }
+
+
+def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
+    return None if values is None else list(values)
+
+
+# -- Rounds --------------------------------------------------------------------------------------
+
+
+@bp.post("/matches/<public_id:public_id>/rounds")
+def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
+    match = _editable(public_id, recalled=True)
+    entry, operation_id = _round_body(), _operation_id()
+    try:
+        scored = store.add_round(match, entry, operation_id=operation_id)
+    except store.OutdatedState:
+        scored = store.add_round(_editable(public_id), entry, operation_id=operation_id)
+    location = url_for("api.get_round", public_id=public_id, number=scored.number, _external=True)
+    return _round_response(scored), 201, {"Location": location}
+
+
+@bp.get("/matches/<public_id:public_id>/rounds/<int:number>")
+def get_round(public_id: str, number: int) -> Response:
+    view = store.match_view(_match(public_id))
+    scored = view.entered_round(number)
+    if scored is None:
+        raise store.RoundNotFound(number)
+    return _round_response(scored)
+
+
+@bp.put("/matches/<public_id:public_id>/rounds/<int:number>")
+def replace_round(public_id: str, number: int) -> Response:
+    match = _editable(public_id)
+    version = _if_match_version(match, number)
+    entry = _round_body(number)
+    scored = store.replace_round(
+        match, number, entry, version=version, operation_id=_operation_id()
+    )
+    return _round_response(scored)
+
+
+@bp.delete("/matches/<public_id:public_id>/rounds/<int:number>")
+def delete_round(public_id: str, number: int) -> tuple[str, int]:
+    match = _editable(public_id)
+    version = _if_match_version(match, number)
+    store.delete_round(match, number, version=version, operation_id=_operation_id())
+    return "", 204
+
+
+def _operation_id() -> str | None:
+    """Return the request's Idempotency-Key: a retry that sends it again applies nothing."""
+    return request.headers.get(IDEMPOTENCY_KEY)
+
+
+def _round_body(number: int | None = None) -> RoundEntry:
+    """Return the entry of a round's body; in an edit, its round number is the URL's."""
+    body = json_body()
+    problems = unknown_keys(body, ROUND_KEYS)
+    if number is not None:
+        problems += _round_number_problems(body, number)
+    if problems:
+        raise ProblemsError(problems)
+    return parse_round(body, sides_required=False)
+
+
+def _round_number_problems(body: dict[str, Any], number: int) -> list[Problem]:
+    """Refuse an edit's body that names another round; one naming none is the URL's round. A
+    round that is no whole number is told so where the entry is read."""
+    given = body.get("round")
+    if given is None:
+        body["round"] = number
+    elif is_whole_number(given) and given != number:
+        template = N_("round is %(given)s, but this is round %(round)s: send its own number.")
+        return [Problem("round", template, {"given": given, "round": number})]
+    return []
+
+
+def scored_round_json(scored: ScoredRound) -> dict[str, Any]:
+    """Return a stored round: its score and breakdown per side, with the entry behind it."""
+    score = round_score_json(scored.score)
+    for side_json, entry in zip(score["sides"], scored.entry.sides, strict=True):
+        side_json["running_score"] = entry.running_score
+        side_json["entry"] = side_entry_json(entry)
+    return {"version": scored.version, **score}
+
+
+def _round_response(scored: ScoredRound) -> Response:
+    response = jsonify(scored_round_json(scored))
+    response.set_etag(str(scored.version))
+    return response
+
+
+# -- Export --------------------------------------------------------------------------------------
+
+
+@bp.get("/matches/<public_id:public_id>/export")
+def export_match(public_id: str) -> Response:
+    match = _match(public_id)
+    document = current_app.json.dumps(store.export_match(match))
+    return _download(document, match, "json", "application/json")
+
+
+@bp.get("/matches/<public_id:public_id>/export.csv")
+def export_csv(public_id: str) -> Response:
+    match = _match(public_id)
+    return _download(store.match_csv(match), match, "csv", "text/csv")
+
+
+def _download(text: str, match: Match, extension: str, mimetype: str) -> Response:
+    """Return `text` as a file named after the match and the day it began."""
+    name = f"{match.name} {match.created_at:%Y-%m-%d}.{extension}"
+    data = io.BytesIO(text.encode())
+    return send_file(data, mimetype=mimetype, as_attachment=True, download_name=name)
+
+
+# -- Finding and opening matches -----------------------------------------------------------------
+
+
+def _match(public_id: str, *, whole: bool = True) -> Match:
+    """Return the match, loaded whole or (for a new edit token) bare."""
+    match = (store.get_match if whole else store.find_match)(public_id)
+    if match is None:
+        _no_such_match()
+    rate_limit.match_found()
+    return match
+
+
+def _no_such_match() -> NoReturn:
+    abort(404, gettext("There is no match with this id; check the link."))
+
+
+def _editable(public_id: str, *, recalled: bool = False) -> MatchState:
+    """Return the match as a change to its rounds reads it, when the request's bearer token is
+    its edit token. With `recalled`, the match as this host last knew it, where it does and the
+    token opened it then: a change decided on it raises `store.OutdatedState` unless the match
+    is still so."""
+    known = store.recalled_match(public_id) if recalled else None
+    if known is not None and store.token_opens(known, _bearer_token()):
+        rate_limit.match_found()
+        return known
+    match = store.match_to_change(public_id)
+    if match is None:
+        _no_such_match()
+    rate_limit.match_found()
+    if not store.token_opens(match, _bearer_token()):
+        _wrong_token()
+    return match
+
+
+def _bearer_token() -> str:
+    authorization = request.authorization
+    token = authorization.token if authorization and authorization.type == "bearer" else None
+    if not token:
+        raise Unauthorized(gettext("Send the match's edit token as Authorization: Bearer <token>."))
+    return token
+
+
+def _wrong_token() -> NoReturn:
+    abort(403, gettext("This edit token does not open this match."))
+
+
+def _if_match_version(match: MatchState, number: int) -> int:
+    """Return the round version that If-Match names: the round's own where one of its tags is
+    (RFC 9110: any tag may match), else 0, which no round has."""
+    if not request.if_match or request.if_match.star_tag:
+        raise PreconditionRequired(
+            gettext("Send If-Match with the round's ETag, so that no one's entry is overwritten.")
+        )
+    stored = match.rounds.get(number)
+    return stored.version if stored and request.if_match.contains(str(stored.version)) else 0

@@ -1,0 +1,58 @@
+"""What every blueprint shares about HTTP: the match id in URLs, the error page, a match or 404."""
+
+from __future__ import annotations
+
+from flask import Response, abort, make_response, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
+
+from scorekeeper import store
+from scorekeeper.i18n import http_error_message
+from scorekeeper.serving import rate_limit
+from scorekeeper.store.matches import PUBLIC_ID_LENGTH
+from scorekeeper.store.models import Match
+
+
+class PublicIdConverter(BaseConverter):
+    """A match's public id, matched by its shape (URL-safe base64 of its random bytes), so that
+    no other path, such as /api/v1/matches/import, can be read as one."""
+
+    regex = rf"[A-Za-z0-9_-]{{{PUBLIC_ID_LENGTH}}}"
+
+
+def error_page(error: HTTPException) -> Response:
+    """Return an HTTP error as a page in the request's language, with the error's headers."""
+    status = error.code or 500
+    html = render_template(
+        "error.html",
+        code=status,
+        message=http_error_message(error),
+        view_url=_view_url_of_refused_edit_link(status),
+    )
+    return with_error_headers(make_response(html, status), error)
+
+
+def _view_url_of_refused_edit_link(status: int) -> str | None:
+    """Return the view link of the match whose edit link this request was refused, if it was:
+    a new edit link may have replaced the one followed, and the view link still opens."""
+    arguments = request.view_args or {}
+    if status != 403 or "public_id" not in arguments or "token" not in arguments:
+        return None
+    return url_for("matches.view", public_id=arguments["public_id"], _external=True)
+
+
+def with_error_headers(response: Response, error: HTTPException) -> Response:
+    """Return the response with the error's own headers (Allow, Retry-After...), but its type."""
+    response.headers.extend(
+        (name, value) for name, value in error.get_headers() if name != "Content-Type"
+    )
+    return response
+
+
+def match_or_404(public_id: str) -> Match:
+    """Return the match with this public id, loaded whole; answer 404 when there is none."""
+    match = store.get_match(public_id)
+    if match is None:
+        abort(404)
+    rate_limit.match_found()
+    return match

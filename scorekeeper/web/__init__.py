@@ -1,0 +1,1 @@
+"""The web pages: their blueprints (home, language, matches) and the forms they read."""

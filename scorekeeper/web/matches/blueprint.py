@@ -1,0 +1,45 @@
+"""The blueprint the match pages join, the template helpers they share, finding a match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from babel.lists import format_list
+from flask import Blueprint, abort
+from flask_babel import get_locale
+
+from scorekeeper import store
+from scorekeeper.i18n import problem_message
+from scorekeeper.serving.http import match_or_404
+from scorekeeper.store import MatchView
+from scorekeeper.store.models import Match
+from scorekeeper.web.forms import marked_fields, messages
+
+bp = Blueprint("matches", __name__)
+
+Page = str | tuple[str, int]
+
+
+@bp.app_template_filter()
+def names_list(names: Sequence[str]) -> str:
+    """Return names as a sentence lists them: "Ann, Bob and Cy"."""
+    return format_list(list(names), locale=get_locale())
+
+
+bp.add_app_template_filter(messages)
+bp.add_app_template_filter(marked_fields)
+bp.add_app_template_filter(problem_message)
+
+
+@bp.app_template_filter()
+def leader_names(view: MatchView) -> list[str]:
+    """Return the names of the sides at the top of the standings."""
+    return [view.side_names[index] for index in view.standings.leaders]
+
+
+def editable_match(public_id: str, token: str) -> Match:
+    """Return the match the token opens for editing; refuse a wrong token with 403."""
+    match = match_or_404(public_id)
+    if not store.token_opens(match, token):
+        abort(403)
+    return match

@@ -1,0 +1,243 @@
+"""Rounds: entered, edited and deleted, each change guarded against lost updates and double taps."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from scorekeeper import store
+from scorekeeper.domain.entries import RoundEntry
+from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.validation import points_step, round_number_problems
+from scorekeeper.store import MatchView, ScoredRound
+from scorekeeper.store.models import Match
+from scorekeeper.web.forms import (
+    COUNTS,
+    NOT_A_WHOLE_NUMBER,
+    DeleteRoundForm,
+    RoundForm,
+    hidden_number,
+    new_operation_id,
+    round_form,
+)
+from scorekeeper.web.matches.blueprint import Page, bp, editable_match
+
+
+class Meanwhile(StrEnum):
+    """What another phone did to a round since its form was shown here, as its page says."""
+
+    CHANGED = "changed"  # saving again replaces it
+    CHANGED_BEFORE_DELETE = "changed-before-delete"  # deleting again deletes it
+    DELETED = "deleted"  # saving again enters it again
+
+
+@bp.route("/m/<public_id:public_id>/edit/<token>/rounds/new", methods=["GET", "POST"])
+def new_round(public_id: str, token: str) -> Page | Response:
+    match = editable_match(public_id, token)
+    view = store.match_view(match)
+    form, number = new_round_form(view)
+    if number is None:
+        flash(gettext("Every round of this match is entered; edit a round to change it."))
+        return standings_redirect(match, token)
+    if not form.is_submitted():
+        return round_page(view, form, number)
+    if not form.validate():
+        return _unsaved_page(view, form, number)
+    entry = form.entry(number)
+    try:
+        store.add_round(match, entry, operation_id=form.operation.data or None)
+    except ProblemsError as error:
+        return _refused_new_round(match, token, form, entry, error)
+    flash(gettext("Round %(round)s is saved.", round=number))
+    # At the top of the standings: the next round's button, the leader and every total.
+    return standings_redirect(match, token)
+
+
+def _refused_new_round(
+    match: Match, token: str, form: RoundForm, entry: RoundEntry, error: ProblemsError
+) -> Page | Response:
+    """Answer a new round the store refused: impossible as typed, or entered meanwhile, by
+    another phone or by this form sent before (perhaps since changed)."""
+    view = store.current_view(match)
+    number = entry.round_number
+    if isinstance(error, store.OperationIdRefused):  # saved before from this form, since changed
+        return _changed_meanwhile_page(view, form, number)
+    entered = view.entered_round(number)
+    if entered is None:
+        form.show_problems(error.problems)
+        return round_page(view, form, number), 422
+    if not entry.same_cards(entered.entry):
+        return _conflict_page(view, form, entered)
+    flash(gettext("Round %(round)s was already entered: here it is.", round=number))
+    return standings_redirect(match, token, number)
+
+
+@bp.route("/m/<public_id:public_id>/edit/<token>/rounds/<int:number>", methods=["GET", "POST"])
+def edit_round(public_id: str, token: str, number: int) -> Page | Response:
+    match = editable_match(public_id, token)
+    view = store.match_view(match)
+    stored = stored_round(view, number)
+    form = edit_round_form(view, stored)
+    if not form.is_submitted():
+        return round_page(view, form, number, stored=stored)
+    if not form.validate():
+        return _unsaved_page(view, form, number, stored)
+    try:
+        store.replace_round(
+            match,
+            number,
+            form.entry(number),
+            version=hidden_number(form.version) or 0,
+            operation_id=form.operation.data or None,
+        )
+    except store.StaleVersion as stale:
+        return _conflict_page(view, form, stale.current)
+    except (store.RoundNotFound, store.OperationIdRefused):
+        # Deleted meanwhile on another phone, or saved before from this form, since changed.
+        return _changed_meanwhile_page(store.current_view(match), form, number)
+    except ProblemsError as error:
+        form.show_problems(error.problems)
+        return round_page(view, form, number, stored=stored), 422
+    flash(gettext("Round %(round)s is saved.", round=number))
+    return standings_redirect(match, token, number)
+
+
+@bp.post("/m/<public_id:public_id>/edit/<token>/rounds/<int:number>/delete")
+def delete_round(public_id: str, token: str, number: int) -> Page | Response:
+    match = editable_match(public_id, token)
+    view = store.match_view(match)
+    delete_form = DeleteRoundForm()
+    if not delete_form.validate():
+        abort(400)
+    try:
+        # A repeated operation id (a double tap) deletes nothing more, even once the round is gone.
+        store.delete_round(
+            match,
+            number,
+            version=hidden_number(delete_form.version) or 0,
+            operation_id=delete_form.operation.data or None,
+        )
+    except store.RoundNotFound:
+        abort(404)
+    except store.StaleVersion as stale:
+        shown = round_form(view.side_names, view.rules, stale.current.entry, from_request=False)
+        return _conflict_page(view, shown, stale.current, Meanwhile.CHANGED_BEFORE_DELETE)
+    except ProblemsError as error:
+        stored = stored_round(view, number)
+        form = stored_round_form(view, stored)
+        form.show_problems(error.problems)
+        return round_page(view, form, number, stored=stored), 422
+    flash(gettext("Round %(round)s is deleted.", round=number))
+    return standings_redirect(match, token)
+
+
+def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
+    """Return the form of a new round, as posted, and the round it enters: None when the
+    match has every round already."""
+    form = round_form(view.side_names, view.rules, round_number=view.next_round)
+    number = hidden_number(form.round_number)
+    if form.is_submitted() and (number is None or round_number_problems(view.rules, number)):
+        abort(400)  # only a form changed by hand names no round, or one the match does not have
+    return form, number
+
+
+def edit_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
+    """Return the form of a stored round: as posted, or on a GET as the round was stored."""
+    shown = None if request.method == "POST" else stored.entry
+    return round_form(view.side_names, view.rules, shown, version=stored.version)
+
+
+def stored_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
+    """Return the form of a stored round as it was stored, whatever the request posted."""
+    return round_form(
+        view.side_names, view.rules, stored.entry, from_request=False, version=stored.version
+    )
+
+
+def stored_round(view: MatchView, number: int) -> ScoredRound:
+    stored = view.entered_round(number)
+    if stored is None:
+        abort(404)
+    return stored
+
+
+def standings_redirect(match: Match, token: str, number: int | None = None) -> Response:
+    anchor = None if number is None else f"round-{number}"
+    url = url_for(".edit", public_id=match.public_id, token=token, _anchor=anchor)
+    return redirect(url, 303)
+
+
+def _unsaved_page(
+    view: MatchView, form: RoundForm, number: int, stored: ScoredRound | None = None
+) -> tuple[str, int]:
+    """Show a form that cannot be saved as it was sent with every problem at once: the fields
+    that could not be read, and what the domain refuses in the rest."""
+    if not form.sides.missing:
+        form.show_problems(store.round_problems(view.match, form.entry(number)))
+    return round_page(view, form, number, stored=stored), 422
+
+
+def _conflict_page(
+    view: MatchView,
+    form: RoundForm,
+    current: ScoredRound,
+    meanwhile: Meanwhile = Meanwhile.CHANGED,
+) -> tuple[str, int]:
+    """Show the round as it is now beside what was typed, for the change to be made again."""
+    form.version.data = str(current.version)
+    form.operation.data = new_operation_id()  # saving again is a change of its own
+    return round_page(view, form, current.number, stored=current, meanwhile=meanwhile), 409
+
+
+def _changed_meanwhile_page(view: MatchView, form: RoundForm, number: int) -> tuple[str, int]:
+    """Show what was typed for a round that changed since the form was shown: as a conflict
+    while the round is stored, else as a new round that saving enters again."""
+    current = view.entered_round(number)
+    if current is not None:
+        return _conflict_page(view, form, current)
+    form.round_number.data = str(number)
+    form.operation.data = new_operation_id()
+    return round_page(view, form, number, meanwhile=Meanwhile.DELETED), 409
+
+
+def round_page(
+    view: MatchView,
+    form: RoundForm,
+    number: int,
+    *,
+    stored: ScoredRound | None = None,
+    meanwhile: Meanwhile | None = None,
+) -> str:
+    running = view.scores_before(number)
+    minimums = view.meld_minimums_in(number)
+    # Not from the request, which may be the round form's: its own operation id, the stored version.
+    delete_form = (
+        None if stored is None else DeleteRoundForm(formdata=None, data={"version": stored.version})
+    )
+    assert request.view_args is not None, "a routed request"
+    return render_template(
+        "matches/round.html",
+        token=request.view_args["token"],  # every round page is served under the edit token
+        view=view,
+        form=form,
+        number=number,
+        running=running,
+        minimums=minimums,
+        stored=stored,
+        meanwhile=meanwhile,
+        Meanwhile=Meanwhile,
+        delete_form=delete_form,
+        side_players=store.side_players(view.match),
+        # A step of 0 (every card worth nothing) would leave the steppers stuck: they count by 1.
+        points_steps={
+            cards: points_step(view.rules, f"{cards}_points") or 1
+            for cards in ("melded", "leftover")
+        },
+        # The calculator API takes the match's rules as overrides of the default preset.
+        live_rules={"overrides": view.rules.as_settings()},
+        not_a_number=NOT_A_WHOLE_NUMBER,  # what the live score says of a field holding no number
+        counts_mode=COUNTS,  # the live score's sign that a side counts its cards by kind
+    )
