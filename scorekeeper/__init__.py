@@ -39,15 +39,11 @@ def create_app(
     from scorekeeper import extensions
     from scorekeeper.serving import logs, rate_limit, security
     from scorekeeper.serving.http import PublicIdConverter
-    from scorekeeper.store import known_states
-    from scorekeeper.web import page_cache
 
     logs.init_app(app)
     security.init_app(app)
     extensions.init_app(app)
     rate_limit.init_app(app)  # after security: its 429 answers get the security headers too
-    page_cache.init_app(app)
-    known_states.init_app(app)
 
     app.url_map.converters["public_id"] = PublicIdConverter  # before the routes that use it
     import scorekeeper.api.calculator  # noqa: F401  (its routes join api.bp)

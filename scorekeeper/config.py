@@ -21,11 +21,6 @@ class Defaults:
     WTF_CSRF_TIME_LIMIT = None  # a form may stay open for a whole evening's game
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
-    # Bytes of rendered view pages each worker keeps: about 2,000 matches of 16 kB.
-    PAGE_CACHE_SIZE = 32 * 1024 * 1024
-    # Matches whose last known state the app's processes share, to enter a round without
-    # reading its match first, where that read is a round trip (`store.known_states`); 0: none.
-    KNOWN_MATCH_STATES = 2048  # of 16 kB of memory each, touched only when used
 
 
 class Production(Defaults):

@@ -7,7 +7,6 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,13 +15,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
-from sqlalchemy import Connection, Engine, NullPool, create_engine, event, make_url
+from sqlalchemy import Engine, NullPool, create_engine, event, make_url
 
 from scorekeeper import create_app, store
 from scorekeeper.domain.entries import RoundEntry, SideEntry
 from scorekeeper.domain.rules import build_rules
-from scorekeeper.store import statements as statements_module
-from scorekeeper.store.database import driver_connection, normalise_database_url
+from scorekeeper.store.database import normalise_database_url
 from scorekeeper.store.models import Match, db
 
 
@@ -221,8 +219,7 @@ def at_once(app: Flask) -> AtOnce:
 
 @pytest.fixture
 def statements(app: Flask) -> Iterator[list[str]]:
-    """Return a list that collects every SQL statement the app runs from now on: through
-    SQLAlchemy, and on the driver (`DriverStatement`), which SQLAlchemy's events do not see."""
+    """Return a list that collects every SQL statement the app runs from now on."""
     with app.app_context():
         engine = db.engine
     seen: list[str] = []
@@ -230,30 +227,6 @@ def statements(app: Flask) -> Iterator[list[str]]:
     def collect(_connection: object, _cursor: object, statement: str, *_args: object) -> None:
         seen.append(statement)
 
-    def recording_cursor(connection: Connection) -> closing[RecordingCursor]:
-        return closing(RecordingCursor(driver_connection(connection).cursor(), seen))
-
     event.listen(engine, "before_cursor_execute", collect)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(statements_module, "_cursor", recording_cursor)
-        yield seen
+    yield seen
     event.remove(engine, "before_cursor_execute", collect)
-
-
-class RecordingCursor:
-    """A DB-API cursor that notes the SQL it runs in `seen`."""
-
-    def __init__(self, cursor: Any, seen: list[str]) -> None:
-        self._cursor = cursor
-        self._seen = seen
-
-    def execute(self, sql: str, *params: Any) -> Any:
-        self._seen.append(sql)
-        return self._cursor.execute(sql, *params)
-
-    def executemany(self, sql: str, *params: Any) -> Any:
-        self._seen.append(sql)
-        return self._cursor.executemany(sql, *params)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._cursor, name)

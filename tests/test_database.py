@@ -8,7 +8,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask_migrate import check, downgrade, upgrade
-from psycopg.pq import TransactionStatus
 from sqlalchemy import (
     Column,
     Connection,
@@ -41,8 +40,6 @@ from scorekeeper.store.database import (
     first_fixed_driver,
     has_wal_reset_bug,
     normalise_database_url,
-    single_read,
-    write_connection,
     write_transaction,
 )
 from scorekeeper.store.models import Match, db
@@ -70,20 +67,11 @@ def any_app(request: pytest.FixtureRequest) -> Flask:
     return request.getfixturevalue(request.param)
 
 
-Writing = Callable[[], AbstractContextManager[Connection]]
-
-
 @contextmanager
 def session_write() -> Iterator[Connection]:
     """Run the block in the session's write transaction, yielding its connection."""
     with write_transaction():
         yield db.session.connection()
-
-
-@pytest.fixture(params=["session", "connection"])
-def writing(request: pytest.FixtureRequest) -> Writing:
-    """Return the session's write transaction, then a connection's own: both write alike."""
-    return session_write if request.param == "session" else write_connection
 
 
 @pytest.fixture
@@ -183,11 +171,9 @@ def test_every_sqlite_connection_is_durable_and_waits_for_locks(
         assert db.session.scalar(text(f"PRAGMA {pragma}")) == value
 
 
-def test_a_write_transaction_holds_the_sqlite_write_lock_from_its_start(
-    sqlite_app: Flask, writing: Writing
-) -> None:
+def test_a_write_transaction_holds_the_sqlite_write_lock_from_its_start(sqlite_app: Flask) -> None:
     other = other_connection(sqlite_app)
-    with sqlite_app.app_context(), writing():
+    with sqlite_app.app_context(), session_write():
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             other.execute("BEGIN IMMEDIATE")
     other.execute("BEGIN IMMEDIATE")  # free again once it committed
@@ -203,86 +189,34 @@ def test_a_plain_read_leaves_the_sqlite_write_lock_free(sqlite_app: Flask) -> No
         other.execute("ROLLBACK")
 
 
-def driver_in_transaction(driver: Any) -> bool:
-    """Tell whether a DB-API connection (sqlite3 or psycopg) has a transaction open."""
-    if db.engine.dialect.name == "sqlite":
-        return bool(driver.in_transaction)
-    return driver.info.transaction_status != TransactionStatus.IDLE
-
-
-def test_a_single_read_runs_outside_any_transaction(any_app: Flask) -> None:
-    with any_app.app_context():
-        with single_read() as connection:
-            assert connection.scalar(text("SELECT 1")) == 1
-            driver = connection.connection.dbapi_connection
-            assert not driver_in_transaction(driver)  # no BEGIN before it, none left open
-
-
-def test_a_connection_back_from_a_single_read_begins_transactions_again(any_app: Flask) -> None:
-    with any_app.app_context():  # a request, which gives its connection back as it ends
-        with single_read() as connection:
-            driver = connection.connection.dbapi_connection
-    with any_app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            assert driver.isolation_level is None  # SQLAlchemy emits BEGIN itself, as before
-        else:
-            assert not driver.autocommit
-        with db.engine.connect() as later:
-            later.scalar(text("SELECT 1"))
-            assert driver_in_transaction(later.connection.dbapi_connection)
-
-
-def test_reads_and_a_write_of_one_request_take_one_connection(any_app: Flask) -> None:
-    with any_app.app_context():
-        with single_read() as connection:
-            read_on = connection.connection.dbapi_connection
-        with write_connection() as connection:
-            written_on = connection.connection.dbapi_connection
-        with single_read() as connection:
-            assert connection.connection.dbapi_connection is read_on is written_on
-            assert not driver_in_transaction(read_on)
-
-
-def test_a_single_read_inside_a_write_connection_reads_in_its_transaction(
-    any_app: Flask, with_counter: Callable[[], int]
-) -> None:
-    with any_app.app_context(), write_connection() as connection:
-        connection.execute(update(counter).values(n=7))
-        with single_read() as reading:
-            assert reading.scalar(select(counter.c.n)) == 7
-
-
-def test_a_single_read_survives_a_postgresql_restart(app: Flask) -> None:
-    with app.app_context():
+def test_a_read_survives_a_postgresql_restart(app: Flask) -> None:
+    with app.app_context():  # a request, which gives its connection back to the pool
         if db.engine.dialect.name != "postgresql":
             pytest.skip("a PostgreSQL server closes its connections when it restarts")
         db.engine.dispose()  # the pool keeps the one connection the read below opens
-        with single_read() as connection:
-            pid = connection.scalar(text("SELECT pg_backend_pid()"))
-        admin = create_engine(db.engine.url, poolclass=NullPool)
-        with admin.connect() as other:  # a restart ends every connection, as this does
-            # With a timeout: the server has ended the connection once the call returns.
-            ended = "SELECT pg_terminate_backend(:pid, 10000)"
-            assert other.scalar(text(ended), {"pid": pid})
-        admin.dispose()
-    with app.app_context(), single_read() as connection:  # the next request's read
-        assert connection.scalar(text("SELECT pg_backend_pid()")) != pid
+        pid = db.session.scalar(text("SELECT pg_backend_pid()"))
+        url = db.engine.url
+    admin = create_engine(url, poolclass=NullPool)
+    with admin.connect() as other:  # a restart ends every connection, as this does
+        # With a timeout: the server has ended the connection once the call returns.
+        ended = "SELECT pg_terminate_backend(:pid, 10000)"
+        assert other.scalar(text(ended), {"pid": pid})
+    admin.dispose()
+    with app.app_context():  # the next request's read
+        assert db.session.scalar(text("SELECT pg_backend_pid()")) != pid
 
 
 def test_the_next_request_reads_on_the_connection_the_last_one_gave_back(app: Flask) -> None:
     # On PostgreSQL the connection passes the check as it leaves the pool: nothing came on it.
     with app.app_context():
         db.engine.dispose()
-        with single_read() as connection:
-            connection.execute(text("SELECT 1"))
-            given_back = connection.connection.dbapi_connection
-    with app.app_context(), single_read() as connection:
-        connection.execute(text("SELECT 1"))
-        assert connection.connection.dbapi_connection is given_back
+        given_back = db.session.connection().connection.dbapi_connection
+    with app.app_context():
+        assert db.session.connection().connection.dbapi_connection is given_back
 
 
 def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
-    any_app: Flask, with_counter: Callable[[], int], writing: Writing
+    any_app: Flask, with_counter: Callable[[], int]
 ) -> None:
     threads, increments = 4, 25
     errors: list[BaseException] = []
@@ -291,7 +225,7 @@ def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
         with any_app.app_context():
             for _ in range(increments):
                 try:
-                    with writing() as connection:
+                    with session_write() as connection:
                         # Read, then write: a deferred SQLite transaction fails here when
                         # another writer committed in between ("database is locked").
                         n = connection.scalar(select(counter.c.n).with_for_update())
@@ -309,10 +243,10 @@ def test_concurrent_read_then_write_transactions_all_succeed_and_none_is_lost(
 
 
 def test_a_failed_write_transaction_stores_nothing(
-    any_app: Flask, with_counter: Callable[[], int], writing: Writing
+    any_app: Flask, with_counter: Callable[[], int]
 ) -> None:
     with any_app.app_context(), pytest.raises(ZeroDivisionError):
-        with writing() as connection:
+        with session_write() as connection:
             connection.execute(update(counter).values(n=5))
             _ = 1 / 0
     assert with_counter() == 0
@@ -329,24 +263,12 @@ def test_a_write_transaction_inside_another_joins_it(
     assert with_counter() == 0
 
 
-def test_a_write_connection_inside_a_write_transaction_joins_it(
-    any_app: Flask, with_counter: Callable[[], int]
-) -> None:
-    with any_app.app_context(), pytest.raises(ZeroDivisionError):
-        with write_transaction():
-            with write_connection() as connection:
-                assert connection is db.session.connection()
-                connection.execute(update(counter).values(n=5))
-            _ = 1 / 0
-    assert with_counter() == 0
-
-
 def test_a_read_transaction_before_a_write_ends_and_the_write_commits(
-    any_app: Flask, with_counter: Callable[[], int], writing: Writing
+    any_app: Flask, with_counter: Callable[[], int]
 ) -> None:
     with any_app.app_context():
         assert db.session.scalar(select(counter.c.n)) == 0
-        with writing() as connection:
+        with session_write() as connection:
             connection.execute(update(counter).values(n=counter.c.n + 1))
         assert not db.session().in_transaction()  # its snapshot would hide the write
     assert with_counter() == 1
@@ -393,7 +315,6 @@ def test_writes_are_serialized_only_where_the_sqlite_in_use_has_the_wal_reset_bu
     tmp_path: Path,
     fixed_driver: Any,
     serialized: bool,
-    writing: Writing,
 ) -> None:
     monkeypatch.setattr(database, "_sqlite_driver", lambda: fixed_driver)
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'score.sqlite'}"})
@@ -401,7 +322,7 @@ def test_writes_are_serialized_only_where_the_sqlite_in_use_has_the_wal_reset_bu
     assert (lock is not None) is serialized
     if lock is not None:
         assert lock.path == tmp_path / "score.sqlite.write-lock"
-        with app.app_context(), writing():
+        with app.app_context(), session_write():
             assert not write_lock_is_free(lock)
         assert write_lock_is_free(lock)
 

@@ -173,19 +173,19 @@ def test_the_unique_id_decides_when_a_twin_was_stored_after_the_lookup(
     match, operation_id = stored(), new_id()
     first = store.add_round(match, ROUND_ONE, operation_id=operation_id)
     store.delete_round(match, 1, version=1)  # the round goes; the operation stays
-    looked_up, lookups = idempotency._applied, []
+    looked_up, lookups = idempotency.applied, []
 
-    def missed_once(change: idempotency.Change) -> idempotency.AppliedOperation | None:
+    def missed_once(change: idempotency.Change) -> Operation | None:
         lookups.append(change)  # as if the twin committed just after this first lookup
         return None if len(lookups) == 1 else looked_up(change)
 
-    monkeypatch.setattr(idempotency, "_applied", missed_once)
+    monkeypatch.setattr(idempotency, "applied", missed_once)
 
     again = store.add_round(match, ROUND_ONE, operation_id=operation_id)
 
     assert again == first
     assert len(lookups) == 2
-    assert count(Round) == 0  # the second attempt's work was undone with its savepoint
+    assert count(Round) == 0  # the first attempt's work was rolled back
     assert match.version == 3
 
 

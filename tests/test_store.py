@@ -6,7 +6,7 @@ import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
@@ -17,7 +17,7 @@ from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.rules import PRESETS, build_rules
 from scorekeeper.domain.validation import round_problems
-from scorekeeper.store import match_state, rounds
+from scorekeeper.store import rounds
 from scorekeeper.store.models import Base, Entry, Match, Round, db
 from scorekeeper.store.scores import ImpossibleRound, scored_rounds
 
@@ -520,28 +520,23 @@ def test_two_phones_entering_the_same_round_at_once_store_it_once(
 def another_phone_meanwhile(
     app: Flask, monkeypatch: pytest.MonkeyPatch, change: Callable[[Match], object]
 ) -> list[int]:
-    """Make another phone commit `change` just after this one first reads the match, before it
-    writes; return the versions of the match this phone reads."""
+    """Make another phone commit `change` just after this one first decides on the match, before
+    it writes; return the versions of the match this phone decides on."""
     versions: list[int] = []
     this_phone = threading.get_ident()
+    planned = rounds._planned
 
-    def interrupting(read: Callable[..., match_state.MatchState]) -> Callable[..., object]:
-        def read_then_interrupted(*args: object) -> match_state.MatchState:
-            state = read(*args)
-            if threading.get_ident() != this_phone:
-                return state
-            versions.append(state.version)
+    def interrupted(match: Match, *args: Any) -> Any:
+        plan = planned(match, *args)
+        if threading.get_ident() == this_phone:
+            versions.append(match.version)
             if len(versions) == 1:
                 other = threading.Thread(target=_change_in_own_app_context, args=(app, change))
                 other.start()
                 other.join()
-            return state
+        return plan
 
-        return read_then_interrupted
-
-    # The first read, without holding the match, and any read again while holding it.
-    for read in ("state_of", "held_state"):
-        monkeypatch.setattr(rounds, read, interrupting(getattr(match_state, read)))
+    monkeypatch.setattr(rounds, "_planned", interrupted)
     return versions
 
 

@@ -27,7 +27,7 @@ from scorekeeper.domain.rules import DEFAULT_PRESET
 from scorekeeper.i18n import LANGUAGES, problem_dict
 from scorekeeper.serving import rate_limit
 from scorekeeper.serving.security import hand_out_token
-from scorekeeper.store import CreatedMatch, MatchState, MatchView, ScoredRound
+from scorekeeper.store import CreatedMatch, MatchView, ScoredRound
 from scorekeeper.store.exports import (
     ROUND_KEYS,
     language_problems,
@@ -69,6 +69,12 @@ def _operation_id_refused(error: store.OperationIdRefused) -> tuple[Response, in
         for problem in error.problems
     ]
     return jsonify(errors=[problem_dict(problem) for problem in problems]), 422
+
+
+@bp.errorhandler(store.TokenRefused)
+def _token_refused(_error: store.TokenRefused) -> tuple[Response, int]:
+    """A new edit link replaced the token while its change was being made: as a wrong token."""
+    return error_list(_wrong_token_message()), 403
 
 
 @bp.errorhandler(Unauthorized)
@@ -210,12 +216,8 @@ def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
 
 @bp.post("/matches/<public_id:public_id>/rounds")
 def add_round(public_id: str) -> tuple[Response, int, dict[str, str]]:
-    match = _editable(public_id, recalled=True)
-    entry, operation_id = _round_body(), _operation_id()
-    try:
-        scored = store.add_round(match, entry, operation_id=operation_id)
-    except store.OutdatedState:
-        scored = store.add_round(_editable(public_id), entry, operation_id=operation_id)
+    match = _editable(public_id)
+    scored = store.add_round(match, _round_body(), operation_id=_operation_id())
     location = url_for("api.get_round", public_id=public_id, number=scored.number, _external=True)
     return _round_response(scored), 201, {"Location": location}
 
@@ -330,19 +332,9 @@ def _no_such_match() -> NoReturn:
     abort(404, gettext("There is no match with this id; check the link."))
 
 
-def _editable(public_id: str, *, recalled: bool = False) -> MatchState:
-    """Return the match as a change to its rounds reads it, when the request's bearer token is
-    its edit token. With `recalled`, the match as this host last knew it, where it does and the
-    token opened it then: a change decided on it raises `store.OutdatedState` unless the match
-    is still so."""
-    known = store.recalled_match(public_id) if recalled else None
-    if known is not None and store.token_opens(known, _bearer_token()):
-        rate_limit.match_found()
-        return known
-    match = store.match_to_change(public_id)
-    if match is None:
-        _no_such_match()
-    rate_limit.match_found()
+def _editable(public_id: str) -> Match:
+    """Return the match, loaded whole, when the request's bearer token is its edit token."""
+    match = _match(public_id)
     if not store.token_opens(match, _bearer_token()):
         _wrong_token()
     return match
@@ -357,15 +349,19 @@ def _bearer_token() -> str:
 
 
 def _wrong_token() -> NoReturn:
-    abort(403, gettext("This edit token does not open this match."))
+    abort(403, _wrong_token_message())
 
 
-def _if_match_version(match: MatchState, number: int) -> int:
+def _wrong_token_message() -> str:
+    return gettext("This edit token does not open this match.")
+
+
+def _if_match_version(match: Match, number: int) -> int:
     """Return the round version that If-Match names: the round's own where one of its tags is
     (RFC 9110: any tag may match), else 0, which no round has."""
     if not request.if_match or request.if_match.star_tag:
         raise PreconditionRequired(
             gettext("Send If-Match with the round's ETag, so that no one's entry is overwritten.")
         )
-    stored = match.rounds.get(number)
+    stored = next((row for row in match.rounds if row.number == number), None)
     return stored.version if stored and request.if_match.contains(str(stored.version)) else 0

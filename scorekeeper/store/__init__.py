@@ -6,8 +6,6 @@ Views, the API and PDFs use these names; the modules behind them may move.
 from scorekeeper.domain.setup import SideSpec
 from scorekeeper.store.edit_tokens import TokenRefused, rotate_token_once
 from scorekeeper.store.idempotency import OperationIdRefused
-from scorekeeper.store.known_states import recalled_match
-from scorekeeper.store.match_state import MatchState, match_to_change
 from scorekeeper.store.matches import (
     CreatedMatch,
     create_match,
@@ -22,7 +20,6 @@ from scorekeeper.store.matches import (
     token_opens,
 )
 from scorekeeper.store.rounds import (
-    OutdatedState,
     RoundNotFound,
     StaleVersion,
     add_round,
@@ -35,10 +32,8 @@ from scorekeeper.store.transfer import export_match, import_match, match_csv
 
 __all__ = [
     "CreatedMatch",
-    "MatchState",
     "MatchView",
     "OperationIdRefused",
-    "OutdatedState",
     "RoundNotFound",
     "ScoredRound",
     "SideSpec",
@@ -53,10 +48,8 @@ __all__ = [
     "get_match",
     "import_match",
     "match_csv",
-    "match_to_change",
     "match_version",
     "match_view",
-    "recalled_match",
     "replace_round",
     "rotate_token_once",
     "round_problems",

@@ -1,14 +1,9 @@
-"""The database engine: durable SQLite or PostgreSQL, and how reads and write transactions run.
+"""The database engine: durable SQLite or PostgreSQL, and the write transaction of every change.
 
 SQLite keeps its journal in WAL mode, syncs every commit (`synchronous=FULL`) and lets a writer
-wait (`busy_timeout`) rather than fail. Write transactions take the write lock as they begin
-(`BEGIN IMMEDIATE`): a transaction that read first and wrote later could otherwise find its
-snapshot stale and fail at once with "database is locked", busy timeout or not.
-
-A write transaction runs in the request's session (`write_transaction`), or, for writes made in
-Core or on the driver, on a connection that the app context keeps outside the session
-(`write_connection`), where its single reads run too, in autocommit (`single_read`). Both take
-the lock file below.
+wait (`busy_timeout`) rather than fail. A write transaction takes the write lock as it begins
+(`BEGIN IMMEDIATE`): one that read first and wrote later could otherwise find its snapshot stale
+and fail at once with "database is locked", busy timeout or not.
 
 SQLite libraries older than 3.51.3 (and the 3.50.7 and 3.44.6 backports) have the WAL-reset bug:
 a commit that restarts the WAL while another connection's checkpoint runs can corrupt the
@@ -32,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DisconnectionError
@@ -57,11 +52,7 @@ BUNDLED_SQLITE_MODULE = "pysqlite3.dbapi2"
 POSTGRESQL_DRIVER = "postgresql+psycopg"
 WRITE_OPTION = "scorekeeper_write"  # execution option: this transaction begins IMMEDIATE
 IN_WRITE_TRANSACTION = "scorekeeper_in_write_transaction"  # Session.info key
-AUTOCOMMIT_OPTION = "scorekeeper_autocommit"  # execution option: SQLite, no BEGIN
-# Begins a write transaction on a connection in autocommit.
-BEGIN_WRITE = {"sqlite": "BEGIN IMMEDIATE", "postgresql": "BEGIN"}
-EXTENSION_KEY = "scorekeeper.store.database"
-OWN_CONNECTION = "scorekeeper_connection"  # flask.g attribute
+EXTENSION_KEY = "scorekeeper.database"
 
 
 def has_wal_reset_bug(version: Version) -> bool:
@@ -124,8 +115,7 @@ def init_app(app: Flask) -> None:
     """Bind the database to `app` with the durability and locking its engine needs."""
     uri = normalise_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     app.config["SQLALCHEMY_DATABASE_URI"] = uri
-    url = make_url(uri)
-    if url.get_backend_name() == "sqlite":
+    if make_url(uri).get_backend_name() == "sqlite":
         driver = _sqlite_driver()
         bundled = driver is not None and driver is not sqlite3
         _add_engine_options(app, {"module": driver} if bundled else {})
@@ -137,7 +127,6 @@ def init_app(app: Flask) -> None:
         with app.app_context():
             event.listen(db.engine, "checkout", _refuse_closed_connection)
         app.extensions[EXTENSION_KEY] = DatabaseSetup()
-    app.teardown_appcontext(_give_back_own_connection)
 
 
 def _add_engine_options(app: Flask, defaults: dict[str, Any]) -> None:
@@ -197,6 +186,11 @@ def _configure_sqlite_connection(dbapi_connection: Any, _record: object) -> None
     cursor.close()
 
 
+def _begin_sqlite_transaction(connection: Connection) -> None:
+    write = connection.get_execution_options().get(WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
 def _refuse_closed_connection(dbapi_connection: Any, _record: object, _proxy: object) -> None:
     """Refuse a pooled PostgreSQL connection that the server closed while it sat in the pool,
     so that the pool connects anew: how the app survives a database restart.
@@ -204,8 +198,7 @@ def _refuse_closed_connection(dbapi_connection: Any, _record: object, _proxy: ob
     A server that ends a connection, restarting or not, says so and closes it, while an idle
     connection to a server that is up hears nothing (the app never LISTENs), or at most a rare
     notice: a connection with input waiting is taken for gone, and at worst one is replaced
-    that could have served. Checked so, a checkout costs no round trip, where a pre-ping costs
-    one per request.
+    that could have served. Unlike a pre-ping, this costs no round trip per request.
     """
     if dbapi_connection.closed or _has_input(dbapi_connection.fileno()):
         raise DisconnectionError("the database server closed this connection")
@@ -217,65 +210,19 @@ def _has_input(descriptor: int) -> bool:
     return bool(poll.poll(0))  # POLLHUP and POLLERR come unasked
 
 
-def driver_connection(connection: Connection) -> Any:
-    """Return the DB-API connection beneath an open SQLAlchemy connection."""
-    driver = connection.connection.driver_connection
-    assert driver is not None, "an open connection"
-    return driver
-
-
-def _begin_sqlite_transaction(connection: Connection) -> None:
-    options = connection.get_execution_options()
-    if options.get(AUTOCOMMIT_OPTION, False):
-        return  # SQLite reads a statement on its own consistently, in a transaction of its own
-    begin = BEGIN_WRITE["sqlite"] if options.get(WRITE_OPTION, False) else "BEGIN"
-    # On the driver: every transaction begins so, and SQLAlchemy's execution costs more than it.
-    driver_connection(connection).execute(begin)
-
-
-@contextmanager
-def single_read() -> Iterator[Connection]:
-    """Yield the app context's own connection, outside the session, for one SELECT: the cheapest
-    read there is, in autocommit, without the BEGIN and ROLLBACK a transaction would cost.
-    Inside the write transaction of `write_connection`, the read is part of it."""
-    with _single_statement() as connection:
-        yield connection
-
-
-@contextmanager
-def single_write() -> Iterator[Connection]:
-    """Yield a connection for one statement that writes, a transaction on its own: the app
-    context's own connection, in autocommit, without the BEGIN and COMMIT a transaction would
-    cost. Inside the session's write transaction, the session's connection, joining it."""
-    if (session_connection := _session_write_connection()) is not None:
-        yield session_connection
-        return
-    with _serialized_writes(), _single_statement() as connection:
-        yield connection
-
-
-@contextmanager
-def _single_statement() -> Iterator[Connection]:
-    connection = _own_connection()
-    in_write = connection.in_transaction()
-    try:
-        yield connection
-    finally:
-        if not in_write and connection.in_transaction():
-            connection.rollback()  # SQLAlchemy's, begun in name only: the driver began none
-
-
 @contextmanager
 def write_transaction() -> Iterator[None]:
     """Run the block as one write transaction: commit when it succeeds, roll back when it fails.
 
-    A read transaction the request still holds ends first, so the objects it loaded are read
-    again inside the write. A block inside another write transaction joins it.
+    A read transaction the request still holds ends first; the objects it loaded keep what they
+    read (the session does not expire them on commit), so a change decided on them writes under
+    the version they were read at. A block inside another write transaction joins it.
     """
     session = db.session()
-    if _joins_session_write(session):
+    if session.info.get(IN_WRITE_TRANSACTION):
         yield  # the enclosing write transaction commits or rolls back
         return
+    end_read()
     with _serialized_writes():
         session.info[IN_WRITE_TRANSACTION] = True
         try:
@@ -289,70 +236,9 @@ def write_transaction() -> Iterator[None]:
             del session.info[IN_WRITE_TRANSACTION]
 
 
-@contextmanager
-def write_connection() -> Iterator[Connection]:
-    """Yield a connection in a write transaction of its own, for writes made in Core or on the
-    driver, without the session's bookkeeping: commit when the block succeeds, roll back when
-    it fails. Like `write_transaction`, it first ends a read transaction the request's session
-    holds, and inside the session's write transaction joins it, on the session's connection."""
-    if (session_connection := _session_write_connection()) is not None:
-        yield session_connection
-        return
-    connection = _own_connection()
-    with _serialized_writes(), connection.begin():
-        # The connection runs in autocommit: its write transaction begins on the driver.
-        driver_connection(connection).execute(BEGIN_WRITE[connection.dialect.name])
-        yield connection
-
-
-def _session_write_connection() -> Connection | None:
-    """Return the session's connection if it is in a write transaction, which a write joins;
-    else end the read transaction the request's session may hold, and return None."""
-    session = db.session() if db.session.registry.has() else None
-    if session is not None and _joins_session_write(session):
-        return session.connection()
-    return None
-
-
-def _own_connection() -> Connection:
-    """Return the app context's own connection outside the session, in autocommit: taken from
-    the pool when first asked for and given back when the context ends, so that a request's
-    reads and its write take it once."""
-    connection: Connection | None = g.get(OWN_CONNECTION)
-    if connection is None:
-        connection = db.engine.connect()
-        if connection.dialect.name == "postgresql":
-            # psycopg then sends a SELECT alone, two round trips fewer; the connection goes
-            # back to the pool in transaction mode again.
-            connection.execution_options(isolation_level="AUTOCOMMIT")
-        else:
-            connection.execution_options(**{AUTOCOMMIT_OPTION: True})
-        setattr(g, OWN_CONNECTION, connection)
-    return connection
-
-
-def _give_back_own_connection(_error: BaseException | None) -> None:
-    connection: Connection | None = g.pop(OWN_CONNECTION, None)
-    if connection is not None:
-        connection.close()
-
-
-def _joins_session_write(session: Session) -> bool:
-    """Tell whether the session is in a write transaction, which a new one joins; else end the
-    read transaction it may hold."""
-    if session.info.get(IN_WRITE_TRANSACTION):
-        return True
-    _end_read_transaction(session)
-    return False
-
-
 def end_read() -> None:
-    """End the request's read transaction: what it reads next is as stored then, and the
-    objects it loaded are read again."""
-    _end_read_transaction(db.session())
-
-
-def _end_read_transaction(session: Session) -> None:
+    """End the request's read transaction, so that what it reads next is as stored then."""
+    session: Session = db.session()
     if session.new or session.dirty or session.deleted:
         raise RuntimeError("Make every change inside write_transaction(), not before it.")
     if session.in_transaction():

@@ -17,22 +17,17 @@ import hashlib
 import hmac
 import secrets
 from datetime import timedelta
-from functools import partial
 
-from sqlalchemy import Connection, bindparam
-
+from scorekeeper.store import idempotency
 from scorekeeper.store.database import write_transaction
-from scorekeeper.store.idempotency import AppliedOperation, Change, ChangeKind, once, record
-from scorekeeper.store.known_states import forget
+from scorekeeper.store.idempotency import Change, ChangeKind
 from scorekeeper.store.matches import EDIT_TOKEN_BYTES, token_digest, token_opens
-from scorekeeper.store.models import Match, db, table_of, utc_now
+from scorekeeper.store.models import Match, Operation, db, utc_now
 
 # A double tap or a resent form comes within seconds, a retry after a lost answer within minutes.
 REPEAT_WINDOW = timedelta(minutes=10)
 # Sets these HMACs apart from every other use of the secret key (sessions, CSRF tokens).
 PURPOSE = b"scorekeeper new edit token"
-_MATCH = table_of(Match)
-_NEW_TOKEN = _MATCH.update().where(_MATCH.c.id == bindparam("match"))
 
 
 class TokenRefused(Exception):
@@ -50,41 +45,30 @@ def rotate_token_once(
     """
     change = Change(match.id, ChangeKind.NEW_TOKEN, None, operation_id)
     with write_transaction():
-        # Hold the match, so that a twin request waits for this one, and read its token afresh.
-        db.session.refresh(match, ["edit_token_hash"], with_for_update=True)
-        connection = db.session.connection()
-        new_token = once(
-            connection,
-            change,
-            partial(_rotate, connection, change, match, token, secret),
-            partial(_repeat, change, match, token, secret),
-        )
-    forget(match.public_id)  # the next round reads the match, with its new token's digest
+        # Hold the match, so that a twin request waits for this one, and read it afresh.
+        db.session.refresh(match, ["edit_token_hash", "version"], with_for_update=True)
+        if (operation := idempotency.applied(change)) is not None:
+            return _repeat(change, match, token, secret, operation)
+        if not token_opens(match, token):
+            raise TokenRefused
+        new_token = _new_token(change, match, token, secret)
+        match.edit_token_hash = token_digest(new_token)
+        idempotency.record(change, None)
     return new_token
 
 
-def _rotate(
-    connection: Connection, change: Change, match: Match, token: str, secret: str | bytes
-) -> str:
-    if not token_opens(match, token):
-        raise TokenRefused
+def _new_token(change: Change, match: Match, token: str, secret: str | bytes) -> str:
     if change.operation_id is None:
-        new_token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
-    else:
-        new_token = derived_token(secret, match.public_id, change.operation_id, token)
-    # In Core, as the operation's own row is written: a savepoint then undoes both together.
-    values = {"match": change.match_id, "edit_token_hash": token_digest(new_token)}
-    connection.execute(_NEW_TOKEN, values)
-    record(connection, change, None)
-    return new_token
+        return secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    return derived_token(secret, match.public_id, change.operation_id, token)
 
 
 def _repeat(
-    change: Change, match: Match, token: str, secret: str | bytes, applied: AppliedOperation
+    change: Change, match: Match, token: str, secret: str | bytes, operation: Operation
 ) -> str:
     assert change.operation_id is not None, "only a change under an operation id repeats"
     new_token = derived_token(secret, match.public_id, change.operation_id, token)
-    recent = applied.created_at > utc_now() - REPEAT_WINDOW
+    recent = operation.created_at > utc_now() - REPEAT_WINDOW
     if not (recent and token_opens(match, new_token)):
         raise TokenRefused
     return new_token

@@ -8,7 +8,6 @@ import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.orm import joinedload, selectinload
@@ -16,9 +15,8 @@ from sqlalchemy.orm import joinedload, selectinload
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET, RuleSet, build_rules
 from scorekeeper.domain.setup import SideSpec, setup_problems
-from scorekeeper.store.database import single_read, write_transaction
-from scorekeeper.store.models import Match, Player, Round, Side, db, table_of
-from scorekeeper.store.statements import DriverStatement
+from scorekeeper.store.database import write_transaction
+from scorekeeper.store.models import Match, Player, Round, Side, db
 
 EDIT_TOKEN_BYTES = 32
 PUBLIC_ID_BYTES = 16
@@ -86,45 +84,37 @@ WHOLE_MATCH = (
 )
 
 
-_BY_PUBLIC_ID = sa.select(Match).where(Match.public_id == sa.bindparam("public_id"))
-_WHOLE_BY_PUBLIC_ID = _BY_PUBLIC_ID.options(*WHOLE_MATCH)
-
-
 def get_match(public_id: str) -> Match | None:
     """Return the match with this public id, its sides and rounds loaded, or None."""
-    found = db.session.scalars(_WHOLE_BY_PUBLIC_ID, {"public_id": public_id})
-    return found.unique().one_or_none()
+    statement = sa.select(Match).where(Match.public_id == public_id).options(*WHOLE_MATCH)
+    return db.session.scalars(statement).unique().one_or_none()
 
 
 def find_match(public_id: str) -> Match | None:
-    """Return the match with this public id, nothing else loaded yet, or None: for a request that
-    checks the edit token before it changes a round, which reads the match itself."""
-    return db.session.scalar(_BY_PUBLIC_ID, {"public_id": public_id})
+    """Return the match with this public id, nothing else loaded yet, or None."""
+    return db.session.scalar(sa.select(Match).where(Match.public_id == public_id))
 
 
-# For the pages and answers that only need to know whether a match changed, the view page above
-# all, which every phone at a table reloads: run on the driver, as the round changes' reads are.
-_MATCH = table_of(Match)
-_VERSION_BY_PUBLIC_ID = DriverStatement(
-    sa.select(_MATCH.c.version).where(_MATCH.c.public_id == sa.bindparam("public_id"))
-)
+def reloaded(match: Match, *, held: bool = False) -> Match:
+    """Return the match read afresh and whole, as stored now; `held`, inside a write
+    transaction, holds its row until the transaction ends, so that no other change comes first."""
+    statement = (
+        sa.select(Match)
+        .where(Match.id == match.id)
+        .options(*WHOLE_MATCH)
+        .execution_options(populate_existing=True)
+    )
+    if held:
+        statement = statement.with_for_update(of=Match)
+    return db.session.scalars(statement).unique().one()
 
 
 def match_version(public_id: str) -> int | None:
     """Return the version of the match with this id, reading nothing else; None if there is none."""
-    with single_read() as connection:
-        rows = _VERSION_BY_PUBLIC_ID.rows(connection, {"public_id": public_id})
-    return rows[0].version if rows else None
+    return db.session.scalar(sa.select(Match.version).where(Match.public_id == public_id))
 
 
-class Guarded(Protocol):
-    """A match as loaded or as read for a change: either holds its edit token's digest."""
-
-    @property
-    def edit_token_hash(self) -> str: ...
-
-
-def token_opens(match: Guarded, token: str | None) -> bool:
+def token_opens(match: Match, token: str | None) -> bool:
     """Return whether `token` is the match's edit token, comparing digests in constant time."""
     return token is not None and hmac.compare_digest(token_digest(token), match.edit_token_hash)
 
@@ -136,12 +126,7 @@ def token_digest(token: str) -> str:
 
 def rules_of(match: Match) -> RuleSet:
     """Return the match's rules as stored when it began; presets changing later do not touch it."""
-    return stored_rules(match.settings)
-
-
-def stored_rules(settings: Mapping[str, object]) -> RuleSet:
-    """Return the rules a match stored as its settings."""
-    return build_rules(DEFAULT_PRESET, settings)
+    return build_rules(DEFAULT_PRESET, match.settings)
 
 
 def sides_of(match: Match) -> tuple[SideSpec, ...]:

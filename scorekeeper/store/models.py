@@ -35,7 +35,9 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+# Objects keep what they read when a transaction ends: a change decided on a match read in the
+# request's read transaction is written in a write transaction of its own, under the version read.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 
 
 # A JSON column that may hold nothing holds SQL NULL then, not JSON's null: `IS NULL` finds it,
@@ -82,6 +84,8 @@ class Match(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     edit_token_hash: Mapped[str] = mapped_column(String(64))
     language: Mapped[str | None] = mapped_column(String(35))
+    # Every change to the match or its rounds moves it on by one, and is written only if the
+    # match is still at the version the change was decided on (optimistic concurrency).
     version: Mapped[int] = mapped_column(default=1)
     # The highest version any deleted round of this match reached: a round entered later starts
     # above it, so that an old ETag never matches a new round of the same number.
@@ -95,6 +99,8 @@ class Match(Base):
     rounds: Mapped[list[Round]] = relationship(
         back_populates="match", cascade="all, delete-orphan", order_by="Round.number"
     )
+
+    __mapper_args__ = {"version_id_col": version}
 
 
 class Side(Base):

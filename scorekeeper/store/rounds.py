@@ -1,22 +1,24 @@
 """Writing rounds: add, replace and delete them through the domain, each change once.
 
-A change is decided on the match as read, and written only if the match has not changed since:
-its first write moves the match on from the version it read, and finds nothing to move when
-another change came first; it then decides again, holding the match. So two phones take turns,
-while most changes hold the match only for their few writes. A change may carry an operation
-id, so that a double tap or a retry applies once.
+A change is decided on the match as the request read it, and written in one transaction only if
+the match is still at the version it was read at (`Match.version`, SQLAlchemy's version check).
+When another change came first, the match is read again, held until the transaction ends, and
+the change decided again. A change may carry an operation id (`idempotency`), so that a double
+tap or a retry applies once.
 Round versions never repeat within a match: a replacement counts on from the round's version,
 and a round entered after a deletion starts above every version a deleted round reached.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Generic
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Connection, bindparam
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.domain.entries import (
     COUNT_KEYS,
@@ -27,65 +29,23 @@ from scorekeeper.domain.entries import (
 )
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import MeldMinimumMode, RuleSet
-from scorekeeper.store.database import single_write, write_connection
+from scorekeeper.store import idempotency
+from scorekeeper.store.database import write_transaction
+from scorekeeper.store.edit_tokens import TokenRefused
 from scorekeeper.store.exports import counts_json
-from scorekeeper.store.idempotency import (
-    AppliedOperation,
-    Change,
-    ChangeKind,
-    Result,
-    applied_first,
-    operation_row,
-    record,
-    repeated,
-    replayed_round,
-    twin_result,
-)
-from scorekeeper.store.known_states import forget, remember
-from scorekeeper.store.match_state import (
-    CLAIMED,
-    ENTRY,
-    ENTRY_VALUES,
-    MATCH,
-    ROUND,
-    MatchState,
-    StoredRound,
-    held_state,
-    state_of,
-    with_new_round,
-)
-from scorekeeper.store.matches import side_names, side_players
-from scorekeeper.store.models import Entry, Match, Round, utc_now
-from scorekeeper.store.round_at_once import add_at_once, stores_at_once
+from scorekeeper.store.idempotency import Change, ChangeKind, replayed_round
+from scorekeeper.store.matches import reloaded, rules_of, side_names, side_players
+from scorekeeper.store.models import Entry, Match, Operation, Round, utc_now
 from scorekeeper.store.scores import (
     ImpossibleRound,
     ScoredRound,
     numbered,
     scored_rounds,
+    stored_drafts,
     stored_rounds,
 )
-from scorekeeper.store.statements import DriverStatement
 
-# Run on the driver, built once: their parameters name the rows, and the columns to set.
-_INSERT_ROUND = DriverStatement(
-    ROUND.insert().returning(ROUND.c.id),
-    columns=("match_id", "number", "version", "created_at", "updated_at"),
-)
-_INSERT_ENTRY = DriverStatement(ENTRY.insert(), columns=("round_id", "side_id", *ENTRY_VALUES))
-_UPDATE_ROUND = DriverStatement(
-    ROUND.update().where(ROUND.c.id == bindparam("round")), columns=("version", "updated_at")
-)
-_UPDATE_ENTRY = DriverStatement(
-    ENTRY.update().where(
-        (ENTRY.c.round_id == bindparam("round")) & (ENTRY.c.side_id == bindparam("side"))
-    ),
-    columns=ENTRY_VALUES,
-)
-_DELETE_ROUND = DriverStatement(ROUND.delete().where(ROUND.c.id == bindparam("round")))
-# Moves the match on from the version a change read.
-_CLAIM_MATCH = DriverStatement(
-    MATCH.update().where(CLAIMED), columns=("version", "round_version_floor", "updated_at")
-)
+Result = TypeVar("Result")
 
 
 class StaleVersion(Exception):
@@ -100,49 +60,26 @@ class RoundNotFound(LookupError):
     """The match has no round of that number."""
 
 
-class OutdatedState(Exception):
-    """A change decided on the match as this host last knew it (`known_states`) stored nothing:
-    the match has changed since, or the change was refused, which the match as stored may not
-    bear out. Make it again on the match read afresh, its edit token checked again."""
-
-
-Writes = Callable[[Connection], None]
-# The writes with the claim of the match as one statement, given the claim's values and the
-# operation's row, if any: tells whether the claim held (`round_at_once`).
-WritesAtOnce = Callable[[Connection, Mapping[str, Any], Mapping[str, Any] | None], bool]
-# A match to change: loaded, as the pages have it, or as a change reads it, as the API has it.
-MatchToChange = Match | MatchState
-
-
 @dataclass(frozen=True)
 class Plan(Generic[Result]):
-    """A change decided on the match as read at `version`: its result, the writes that make it
-    (and the same as one statement with the claim, where the database can), and the match's
-    round version floor after it. A repeat of an applied change writes nothing."""
+    """A change decided on a match: its result, and what makes it on the match's rows (None for
+    a repeat of an applied change, which writes nothing)."""
 
     result: Result
-    version: int = 0
-    writes: Writes | None = None
-    round_version_floor: int = 0
-    writes_at_once: WritesAtOnce | None = None
-    edit_token_hash: str = ""  # as read with the version: a token replaced since claims nothing
+    write: Callable[[Match], None] | None = None
 
 
-def add_round(
-    match: MatchToChange, entry: RoundEntry, *, operation_id: str | None = None
-) -> ScoredRound:
+def add_round(match: Match, entry: RoundEntry, *, operation_id: str | None = None) -> ScoredRound:
     """Store a new round; raise `ProblemsError` and store nothing when the domain refuses it.
 
     A repeated `operation_id` stores nothing and returns the round as the first call stored it.
-    A match as this host last knew it (`recalled_match`) stores the round only if the match is
-    still so; else raises `OutdatedState`.
     """
     change = Change(match.id, ChangeKind.ADD, entry.round_number, operation_id, entry)
-    return _write_once(change, match, partial(_add, entry), replayed_round)
+    return _made(match, change, partial(_add, entry), replayed_round)
 
 
 def replace_round(
-    match: MatchToChange,
+    match: Match,
     number: int,
     entry: RoundEntry,
     *,
@@ -155,248 +92,139 @@ def replace_round(
     """
     change = Change(match.id, ChangeKind.REPLACE, number, operation_id, entry)
     decide = partial(_replace, replace(entry, round_number=number), version)
-    return _write_once(change, match, decide, replayed_round)
+    return _made(match, change, decide, replayed_round)
 
 
 def delete_round(
-    match: MatchToChange, number: int, *, version: int, operation_id: str | None = None
+    match: Match, number: int, *, version: int, operation_id: str | None = None
 ) -> None:
     """Delete a round read at `version`; raise `StaleVersion` when it changed since.
 
     A repeated `operation_id` deletes nothing more, whatever happened to the round since.
     """
     change = Change(match.id, ChangeKind.DELETE, number, operation_id)
-    _write_once(change, match, partial(_delete, number, version), _deleted_before)
+    _made(match, change, partial(_delete, number, version), _deleted_before)
 
 
-def round_problems(match: MatchToChange, entry: RoundEntry) -> list[Problem]:
+def round_problems(match: Match, entry: RoundEntry) -> list[Problem]:
     """Return what the domain refuses in `entry` as the match's round of its number, in place
     of any stored one; store nothing. For a form that cannot be saved as it is, to show every
     problem at once."""
-    state = match if isinstance(match, MatchState) else state_of(match.id)
     try:
         # Version 0: no version is checked, as nothing is written.
-        _rescored(state, entry.round_number, (0, _fitted(state, entry)))
+        _rescored(match, entry.round_number, (0, entry_for_match(match, entry)))
     except ProblemsError as error:
         return error.problems
     return []
 
 
-def _write_once(
+def _made(
+    match: Match,
     change: Change,
-    match: MatchToChange,
-    decide: Callable[[MatchState], Plan[Result]],
-    replay_under: Callable[[RuleSet, AppliedOperation], Result],
+    decide: Callable[[Match], Plan[Result]],
+    replay: Callable[[RuleSet, Operation], Result],
 ) -> Result:
-    read = match if isinstance(match, MatchState) else state_of(match.id)
-    replay = partial(replay_under, read.rules)  # a match's rules never change
-    try:
-        plan = _planned(change, decide, replay, read)  # not holding the match: it rarely changes
-    except ProblemsError:
-        if read.recalled:
-            raise OutdatedState from None
-        raise
-    if plan.writes is None:
+    """Decide the change on the match as read and write it under the version read; when another
+    change came first, decide it again on the match read afresh and held."""
+    token_hash = match.edit_token_hash
+    plan = _planned(match, change, decide, replay)
+    if plan.write is None:
         return plan.result
-    if plan.writes_at_once is not None:
-        if (written_at_once := _written_at_once(change, plan, replay)) is not None:
-            return written_at_once
-    if read.recalled:
-        raise OutdatedState
-    with write_connection() as connection:
-        written = partial(_written, connection, change, plan, decide, replay)
-        result = applied_first(connection, change, written, replay)
-    forget(read.public_id)  # the next round entered reads the match as changed
-    return result
-
-
-def _written_at_once(
-    change: Change, plan: Plan[Result], replay: Callable[[AppliedOperation], Result]
-) -> Result | None:
-    """Claim the match and make the plan's writes in one statement, a transaction on its own,
-    where the database can; return the change's result, or None when it cannot (or the change
-    joins an enclosing transaction) or another change came first, and the change is to be made
-    in a transaction. Only plans with a result write so."""
-    assert plan.writes_at_once is not None, "a plan that writes at once"
-    with single_write() as connection:
-        if not stores_at_once(connection) or connection.in_transaction():
-            return None
-        operation = None if change.operation_id is None else operation_row(change, _stored(plan))
-        try:
-            claimed = plan.writes_at_once(connection, _claim(change.match_id, plan), operation)
-        except connection.dialect.loaded_dbapi.IntegrityError as error:  # on the driver
-            return twin_result(change, replay, error)
-    return plan.result if claimed else None
-
-
-def _written(
-    connection: Connection,
-    change: Change,
-    plan: Plan[Result],
-    decide: Callable[[MatchState], Plan[Result]],
-    replay: Callable[[AppliedOperation], Result],
-) -> Result:
-    """Claim the match and make the plan's writes; when another change came first, decide again
-    holding the match, which a change then claims at the first try."""
-    while not _claimed(connection, change.match_id, plan):
-        plan = _planned(change, decide, replay, held_state(connection, change.match_id))
-        if plan.writes is None:
-            return plan.result
-    assert plan.writes is not None, "a plan that writes"
-    plan.writes(connection)
-    record(connection, change, _stored(plan))
+    try:
+        with write_transaction():
+            _write(match, change, plan)
+        return plan.result
+    except (StaleDataError, IntegrityError):
+        pass  # rolled back: another change, or a twin under the same operation id, came first
+    with write_transaction():
+        held = reloaded(match, held=True)
+        if held.edit_token_hash != token_hash:
+            raise TokenRefused  # a new edit link replaced the one that opened the match
+        plan = _planned(held, change, decide, replay)
+        if plan.write is not None:
+            _write(held, change, plan)
     return plan.result
 
 
-def _stored(plan: Plan[Any]) -> ScoredRound | None:
-    """Return the round a plan stores, None for a deletion."""
-    return plan.result if isinstance(plan.result, ScoredRound) else None
-
-
-def _claimed(connection: Connection, match_id: int, plan: Plan[Any]) -> bool:
-    """Move the match on from the version the plan was decided at, and hold it; tell whether it
-    was still at that version."""
-    return _CLAIM_MATCH.run(connection, _claim(match_id, plan)) == 1
-
-
-def _claim(match_id: int, plan: Plan[Any]) -> dict[str, Any]:
-    """Return the values of the claim that moves the match on from the plan's version."""
-    return {
-        "match": match_id,
-        "read_version": plan.version,
-        "read_token_hash": plan.edit_token_hash,
-        "version": plan.version + 1,
-        "round_version_floor": plan.round_version_floor,
-        "updated_at": utc_now(),
-    }
-
-
 def _planned(
+    match: Match,
     change: Change,
-    decide: Callable[[MatchState], Plan[Result]],
-    replay: Callable[[AppliedOperation], Result],
-    match: MatchState,
+    decide: Callable[[Match], Plan[Result]],
+    replay: Callable[[RuleSet, Operation], Result],
 ) -> Plan[Result]:
-    if (applied := repeated(change)) is not None:
-        return Plan(replay(applied))
+    if (operation := idempotency.applied(change)) is not None:
+        return Plan(replay(rules_of(match), operation))
     return decide(match)
 
 
-def _add(entry: RoundEntry, match: MatchState) -> Plan[ScoredRound]:
+def _write(match: Match, change: Change, plan: Plan[Any]) -> None:
+    assert plan.write is not None, "a plan that writes"
+    plan.write(match)
+    match.updated_at = utc_now()  # the match moves on a version, checked as it is written
+    idempotency.record(change, plan.result if isinstance(plan.result, ScoredRound) else None)
+
+
+def _add(entry: RoundEntry, match: Match) -> Plan[ScoredRound]:
     number = entry.round_number
-    if number in match.rounds:
+    if any(row.number == number for row in match.rounds):
         template = N_("Round %(round)s is already entered: edit it instead.")
         raise ProblemsError([Problem("round", template, {"round": number})])
-    draft = (match.round_version_floor + 1, _fitted(match, entry))
+    draft = (match.round_version_floor + 1, entry_for_match(match, entry))
     scored = numbered(_rescored(match, number, draft), number)
-    plan = _plan(match, scored, partial(_insert_round, match, scored))
-    return replace(plan, writes_at_once=partial(_insert_round_at_once, match, scored))
+    return Plan(scored, partial(_append, scored))
 
 
-def _replace(entry: RoundEntry, version: int, match: MatchState) -> Plan[ScoredRound]:
+def _append(scored: ScoredRound, match: Match) -> None:
+    """Add the round in its place: the match's rounds stay in order, as they load."""
+    numbers = [row.number for row in match.rounds]
+    match.rounds.insert(bisect.bisect(numbers, scored.number), new_round_row(match, scored))
+
+
+def _replace(entry: RoundEntry, version: int, match: Match) -> Plan[ScoredRound]:
     number = entry.round_number
-    stored = _round_at(match, number, version)
-    draft = (stored.version + 1, _fitted(match, entry))
+    row = _round_at(match, number, version)
+    draft = (row.version + 1, entry_for_match(match, entry))
     scored = numbered(_rescored(match, number, draft), number)
-    return _plan(match, scored, partial(_update_round, match, stored.id, scored))
+    return Plan(scored, partial(_update, row, scored))
 
 
-def _delete(number: int, version: int, match: MatchState) -> Plan[None]:
-    stored = _round_at(match, number, version)
+def _update(row: Round, scored: ScoredRound, match: Match) -> None:
+    row.version = scored.version
+    row.updated_at = utc_now()
+    by_side = {entry.side_id: entry for entry in row.entries}
+    for side, entry in zip(match.sides, scored.entry.sides, strict=True):
+        _fill(by_side[side.id], entry)
+
+
+def _delete(number: int, version: int, match: Match) -> Plan[None]:
+    row = _round_at(match, number, version)
     _rescored(match, number, None)
-    floor = max(match.round_version_floor, stored.version)
-    return _plan(match, None, partial(_delete_round, stored.id), round_version_floor=floor)
+    return Plan(None, partial(_remove, row))
 
 
-def _plan(
-    match: MatchState, result: Result, writes: Writes, *, round_version_floor: int | None = None
-) -> Plan[Result]:
-    floor = match.round_version_floor if round_version_floor is None else round_version_floor
-    return Plan(result, match.version, writes, floor, edit_token_hash=match.edit_token_hash)
+def _remove(row: Round, match: Match) -> None:
+    match.round_version_floor = max(match.round_version_floor, row.version)
+    match.rounds.remove(row)
 
 
-def _deleted_before(_rules: RuleSet, _operation: AppliedOperation) -> None:
+def _deleted_before(_rules: RuleSet, _operation: Operation) -> None:
     """Answer a repeated deletion as the first one: with nothing."""
 
 
-def _insert_round(match: MatchState, scored: ScoredRound, connection: Connection) -> None:
-    round_row, entry_rows = _new_round_rows(match, scored)
-    inserted = _INSERT_ROUND.rows(connection, {"match_id": match.id, **round_row})
-    round_id = inserted[0].id
-    _INSERT_ENTRY.run_many(connection, [{"round_id": round_id, **row} for row in entry_rows])
-
-
-def _insert_round_at_once(
-    match: MatchState,
-    scored: ScoredRound,
-    connection: Connection,
-    claim: Mapping[str, Any],
-    operation: Mapping[str, Any] | None,
-) -> bool:
-    round_row, entry_rows = _new_round_rows(match, scored)
-    round_id = add_at_once(connection, claim, round_row, entry_rows, operation)
-    if round_id is None:
-        return False
-    remember(with_new_round(match, round_id, round_row, entry_rows))
-    return True
-
-
-def _new_round_rows(
-    match: MatchState, scored: ScoredRound
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Return a new round's row and its entries' rows, but the ids of its match and itself."""
-    now = utc_now()
-    round_row = {
-        "number": scored.number,
-        "version": scored.version,
-        "created_at": now,
-        "updated_at": now,
-    }
-    entry_rows = [
-        {"side_id": side_id, **entry_columns(side)}
-        for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
-    ]
-    return round_row, entry_rows
-
-
-def _update_round(
-    match: MatchState, round_id: int, scored: ScoredRound, connection: Connection
-) -> None:
-    entries = [
-        {"round": round_id, "side": side_id, **entry_columns(side)}
-        for side_id, side in zip(match.side_ids, scored.entry.sides, strict=True)
-    ]
-    _UPDATE_ENTRY.run_many(connection, entries)
-    row = {"round": round_id, "version": scored.version, "updated_at": utc_now()}
-    _UPDATE_ROUND.run(connection, row)
-
-
-def _delete_round(round_id: int, connection: Connection) -> None:
-    # Its entries go with it: the schema deletes them on cascade.
-    _DELETE_ROUND.run(connection, {"round": round_id})
-
-
-def _round_at(match: MatchState, number: int, version: int) -> StoredRound:
-    stored = match.rounds.get(number)
-    if stored is None:
+def _round_at(match: Match, number: int, version: int) -> Round:
+    row = next((row for row in match.rounds if row.number == number), None)
+    if row is None:
         raise RoundNotFound(number)
-    if stored.version != version:
-        raise StaleVersion(numbered(stored_rounds(match.rules, match.drafts()), number))
-    return stored
+    if row.version != version:
+        current = stored_rounds(rules_of(match), stored_drafts(match))
+        raise StaleVersion(numbered(current, number))
+    return row
 
 
 def entry_for_match(match: Match, entry: RoundEntry) -> RoundEntry:
-    """Return the entry with the match's side names and players, one side each."""
-    return fitted_entry(entry, side_names(match), side_players(match))
-
-
-def _fitted(match: MatchState, entry: RoundEntry) -> RoundEntry:
-    return fitted_entry(entry, match.side_names, match.side_players)
-
-
-def fitted_entry(entry: RoundEntry, names: tuple[str, ...], players: tuple[int, ...]) -> RoundEntry:
-    """Return the entry with these side names and each side's players; refuse one with another
-    number of sides."""
+    """Return the entry with the match's side names and players, one side each; refuse one
+    with another number of sides."""
+    names, players = side_names(match), side_players(match)
     if len(entry.sides) != len(names):
         template = N_("Enter one side per side of this match: %(count)s, in its order.")
         problem = Problem("sides", template, {"count": len(names)})
@@ -406,7 +234,7 @@ def fitted_entry(entry: RoundEntry, names: tuple[str, ...], players: tuple[int, 
 
 
 def _rescored(
-    match: MatchState, number: int, change: tuple[int, RoundEntry] | None
+    match: Match, number: int, change: tuple[int, RoundEntry] | None
 ) -> tuple[ScoredRound, ...]:
     """Score the match as it would be after the change (None deletes), refusing a broken round.
 
@@ -415,15 +243,16 @@ def _rescored(
     of a round reads another, so the other rounds stand as stored, even where a check made
     stricter since would refuse them.
     """
-    drafts = match.drafts()
+    rules = rules_of(match)
+    drafts = stored_drafts(match)
     drafts.pop(number, None)
     if change is not None:
         drafts[number] = change
     stored = drafts.keys() - {number}
-    if match.rules.meld_minimum_mode is MeldMinimumMode.BY_SCORE:
+    if rules.meld_minimum_mode is MeldMinimumMode.BY_SCORE:
         stored = {other for other in stored if other < number}
     try:
-        return scored_rounds(match.rules, drafts, checked=stored)
+        return scored_rounds(rules, drafts, checked=stored)
     except ImpossibleRound as error:
         if error.round_number == number:
             raise

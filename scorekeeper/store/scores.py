@@ -9,15 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.problems import Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet
 from scorekeeper.domain.scoring import RoundScore, Standings, score_round, standings
 from scorekeeper.store.database import end_read
-from scorekeeper.store.matches import rules_of, side_names, side_players, sides_of
-from scorekeeper.store.models import Match, Round
+from scorekeeper.store.matches import reloaded, rules_of, side_names, side_players, sides_of
+from scorekeeper.store.models import Entry, Match, Round
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,7 @@ def current_view(match: Match) -> MatchView:
     """Return the match as stored now, read again: with what another phone changed since the
     request first read it."""
     end_read()
-    return match_view(match)
+    return match_view(reloaded(match))
 
 
 def scored_rounds(
@@ -163,23 +162,7 @@ def _stored_entry(match: Match, row: Round) -> RoundEntry:
     return RoundEntry(row.number, sides, sum(players), players)
 
 
-class StoredEntry(Protocol):
-    """A side's stored entry: an `Entry`, or a row of the entry table."""
-
-    clean_books: int
-    dirty_books: int
-    wild_books: int
-    melded_points: int | None
-    melded_counts: dict[str, int] | None
-    red_threes: int
-    red_threes_held: int
-    went_out: bool
-    leftover_points: int | None
-    leftover_counts: dict[str, int] | None
-    deal_bonus: int
-
-
-def side_entry(entry: StoredEntry, name: str) -> SideEntry:
+def side_entry(entry: Entry, name: str) -> SideEntry:
     """Return a stored entry of the side called `name` as the domain reads it."""
     return SideEntry(
         name=name,

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from babel.lists import format_list
-from flask import Blueprint, abort
+from flask import Blueprint, Response, abort
 from flask_babel import get_locale
+from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
 from scorekeeper.i18n import problem_message
-from scorekeeper.serving.http import match_or_404
+from scorekeeper.serving.http import error_page, match_or_404
 from scorekeeper.store import MatchView
 from scorekeeper.store.models import Match
 from scorekeeper.web.forms import marked_fields, messages
@@ -35,6 +36,12 @@ bp.add_app_template_filter(problem_message)
 def leader_names(view: MatchView) -> list[str]:
     """Return the names of the sides at the top of the standings."""
     return [view.side_names[index] for index in view.standings.leaders]
+
+
+@bp.errorhandler(store.TokenRefused)
+def token_replaced(_error: store.TokenRefused) -> Response:
+    """A new edit link replaced the one a change came through while it was being made."""
+    return error_page(Forbidden())
 
 
 def editable_match(public_id: str, token: str) -> Match:
