@@ -578,3 +578,23 @@ def test_a_replacement_read_before_another_phone_replaced_the_round_is_stale(
     assert stale.value.current.version == 2
     assert [s.score for s in stale.value.current.score.sides] == [825, 2565]
     assert match.version == 3
+
+
+def test_a_round_decided_before_another_phone_replaced_the_edit_link_is_refused(
+    app: Flask, in_app: None, create_match: CreateMatch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = create_match()
+    match = store.get_match(created.public_id)
+    assert match is not None
+    another_phone_meanwhile(
+        app,
+        monkeypatch,
+        lambda other: store.rotate_token_once(
+            other, created.edit_token, operation_id=None, secret="test"
+        ),
+    )
+
+    with pytest.raises(store.TokenRefused):
+        store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+
+    assert store.current_view(match).rounds == ()
