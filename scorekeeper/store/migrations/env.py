@@ -1,8 +1,13 @@
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from logging.config import fileConfig
+from typing import Any
 
 from alembic import context
+from alembic.util import CommandError
 from flask import current_app
+from sqlalchemy import Connection
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -89,10 +94,43 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            run_sqlite_migrations(connection, conf_args)
+            return
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
             context.run_migrations()
+
+
+def run_sqlite_migrations(connection: Connection, conf_args: dict[str, Any]) -> None:
+    """Run the migrations on SQLite with foreign keys off.
+
+    Batch mode rebuilds a table by copying it, dropping the old one and renaming the copy; with
+    foreign keys on, the drop deletes every row that refers to the old table, cascading.
+    """
+    with foreign_keys_off(connection):
+        context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+        with context.begin_transaction():
+            context.run_migrations()
+
+
+@contextmanager
+def foreign_keys_off(connection: Connection) -> Iterator[None]:
+    """Turn SQLite's foreign keys off for the block, then back as they were.
+
+    SQLite ignores the pragma inside a transaction, so it goes to the driver, which runs it at
+    once: the app's connections leave beginning transactions to SQLAlchemy, which has begun none.
+    """
+    driver = connection.connection.driver_connection
+    enforced = driver.execute("PRAGMA foreign_keys").fetchone()[0]
+    driver.execute("PRAGMA foreign_keys = OFF")
+    if driver.execute("PRAGMA foreign_keys").fetchone()[0]:
+        raise CommandError("Foreign keys stay on in a transaction: migrating could delete rows.")
+    try:
+        yield
+    finally:
+        driver.execute(f"PRAGMA foreign_keys = {enforced}")
 
 
 if context.is_offline_mode():
