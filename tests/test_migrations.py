@@ -6,6 +6,7 @@ enforced, that drop used to delete every row that referred to it, cascading, and
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from scorekeeper.store.exports import side_entry_json
 from scorekeeper.store.models import Match, db
 
 FIRST_REVISION = "8ead35466b89"
+HEAD_REVISION = "5d0e8c4b7a21"
 KEPT_TABLES = ("match", "side", "player", "round", "entry")
 
 WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
@@ -128,4 +130,29 @@ def test_every_match_survives_going_down_to_the_first_revision_and_up_again(
         name: len(found) for name, found in imported[0].items()
     }
     assert rows == imported[0]
+    assert exports == imported[1]
+
+
+def test_a_migration_that_leaves_a_reference_broken_fails_and_changes_nothing(
+    app: Flask, runner: FlaskCliRunner, imported: tuple[Rows, list[dict[str, Any]]]
+) -> None:
+    """SQLite enforces no reference while a migration runs: it checks them all before committing
+    and refuses the whole migration, exiting nonzero, when one points nowhere."""
+    with app.app_context():
+        url = db.engine.url
+    if url.get_backend_name() != "sqlite":
+        pytest.skip("PostgreSQL enforces every reference while it migrates too")
+    with sqlite3.connect(url.database or "") as broken:  # a connection that enforces nothing
+        broken.execute("INSERT INTO player (side_id, position, name) VALUES (999, 0, 'Ghost')")
+
+    result = runner.invoke(db_commands, ["downgrade", FIRST_REVISION])
+
+    assert result.exit_code != 0
+    assert "references to missing rows in: player" in result.output
+    assert stored_revision(app) == HEAD_REVISION
+    rows, exports = kept(app)
+    assert {name: found for name, found in rows.items() if name != "player"} == {
+        name: found for name, found in imported[0].items() if name != "player"
+    }
+    assert len(rows["player"]) == len(imported[0]["player"]) + 1  # and the one in no side
     assert exports == imported[1]

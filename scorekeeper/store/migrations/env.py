@@ -104,15 +104,23 @@ def run_migrations_online():
 
 
 def run_sqlite_migrations(connection: Connection, conf_args: dict[str, Any]) -> None:
-    """Run the migrations on SQLite with foreign keys off.
+    """Run the migrations on SQLite in one transaction, with foreign keys off, and commit only
+    if every reference still points to a row.
 
     Batch mode rebuilds a table by copying it, dropping the old one and renaming the copy; with
     foreign keys on, the drop deletes every row that refers to the old table, cascading.
     """
     with foreign_keys_off(connection):
-        context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+        # One transaction, as on PostgreSQL: a migration that fails leaves the database as it was.
+        context.configure(
+            connection=connection,
+            target_metadata=get_metadata(),
+            transactional_ddl=True,
+            **conf_args,
+        )
         with context.begin_transaction():
             context.run_migrations()
+            refuse_broken_references(connection)
 
 
 @contextmanager
@@ -131,6 +139,14 @@ def foreign_keys_off(connection: Connection) -> Iterator[None]:
         yield
     finally:
         driver.execute(f"PRAGMA foreign_keys = {enforced}")
+
+
+def refuse_broken_references(connection: Connection) -> None:
+    """Fail, so that the migration rolls back, when a row refers to one that is not there."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        tables = ", ".join(sorted({row[0] for row in broken}))
+        raise CommandError(f"Migrating would leave references to missing rows in: {tables}.")
 
 
 if context.is_offline_mode():
