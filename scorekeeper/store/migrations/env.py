@@ -1,8 +1,13 @@
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from logging.config import fileConfig
+from typing import Any
 
 from alembic import context
+from alembic.util import CommandError
 from flask import current_app
+from sqlalchemy import Connection
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -89,10 +94,59 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            run_sqlite_migrations(connection, conf_args)
+            return
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
             context.run_migrations()
+
+
+def run_sqlite_migrations(connection: Connection, conf_args: dict[str, Any]) -> None:
+    """Run the migrations on SQLite in one transaction, with foreign keys off, and commit only
+    if every reference still points to a row.
+
+    Batch mode rebuilds a table by copying it, dropping the old one and renaming the copy; with
+    foreign keys on, the drop deletes every row that refers to the old table, cascading.
+    """
+    with foreign_keys_off(connection):
+        # One transaction, as on PostgreSQL: a migration that fails leaves the database as it was.
+        context.configure(
+            connection=connection,
+            target_metadata=get_metadata(),
+            transactional_ddl=True,
+            **conf_args,
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+            refuse_broken_references(connection)
+
+
+@contextmanager
+def foreign_keys_off(connection: Connection) -> Iterator[None]:
+    """Turn SQLite's foreign keys off for the block, then back as they were.
+
+    SQLite ignores the pragma inside a transaction, so it goes to the driver, which runs it at
+    once: the app's connections leave beginning transactions to SQLAlchemy, which has begun none.
+    """
+    driver = connection.connection.driver_connection
+    enforced = driver.execute("PRAGMA foreign_keys").fetchone()[0]
+    driver.execute("PRAGMA foreign_keys = OFF")
+    if driver.execute("PRAGMA foreign_keys").fetchone()[0]:
+        raise CommandError("Foreign keys stay on in a transaction: migrating could delete rows.")
+    try:
+        yield
+    finally:
+        driver.execute(f"PRAGMA foreign_keys = {enforced}")
+
+
+def refuse_broken_references(connection: Connection) -> None:
+    """Fail, so that the migration rolls back, when a row refers to one that is not there."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        tables = ", ".join(sorted({row[0] for row in broken}))
+        raise CommandError(f"Migrating would leave references to missing rows in: {tables}.")
 
 
 if context.is_offline_mode():
