@@ -7,7 +7,7 @@ import logging
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
@@ -17,12 +17,12 @@ from flask_babel import force_locale
 from pypdf import PdfReader
 from weasyprint.text.fonts import FontConfiguration
 
+from scorekeeper import create_app
 from scorekeeper.printing import pdf
 from scorekeeper.printing.pdf import (
     DRAWING_URL_PREFIX,
     ORIGIN,
     RefusedURL,
-    RenderCache,
     StaticOnlyFetcher,
     drawing_url,
 )
@@ -172,34 +172,27 @@ def test_the_debian_subsetter_is_installed_as_make_promises() -> None:
     assert pdf.font_subsetter() == "harfbuzz"
 
 
-class Renders:
-    """Render functions that record each call, to tell a cache hit from a render."""
-
-    def __init__(self) -> None:
-        self.calls: list[bytes] = []
-
-    def returning(self, result: bytes) -> Callable[[], bytes]:
-        def render() -> bytes:
-            self.calls.append(result)
-            return result
-
-        return render
+@pytest.fixture
+def rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Render a document's HTML as its PDF, to see which renders the cache spares."""
+    monkeypatch.setattr(pdf, "render_pdf", lambda html: html.encode())
 
 
-def test_the_cache_renders_a_key_once() -> None:
-    cache, renders = RenderCache(size=4), Renders()
-    assert cache.get_or_render("card", renders.returning(b"1")) == b"1"
-    assert cache.get_or_render("card", renders.returning(b"2")) == b"1"
-    assert renders.calls == [b"1"]
+def test_the_cache_renders_a_key_once(app: Flask, rendering: None) -> None:
+    with app.test_request_context("/"):
+        assert pdf.cached_pdf(("card",), lambda: "1") == b"1"
+        assert pdf.cached_pdf(("card",), lambda: "2") == b"1"
 
 
-def test_the_cache_forgets_the_least_recently_used_pdf() -> None:
-    cache, renders = RenderCache(size=2), Renders()
-    for key in ("a", "b", "a", "c"):  # "a" was used after "b", so "b" goes
-        cache.get_or_render(key, renders.returning(key.encode()))
-    cache.get_or_render("a", renders.returning(b"a again"))
-    cache.get_or_render("b", renders.returning(b"b again"))
-    assert renders.calls == [b"a", b"b", b"c", b"b again"]
+def test_the_cache_forgets_the_least_recently_used_pdf(
+    app_config: dict[str, object], rendering: None
+) -> None:
+    app = create_app({**app_config, "PDF_CACHE_SIZE": 2})
+    with app.test_request_context("/"):
+        for key in ("a", "b", "a", "c"):  # "a" was used after "b", so "b" goes
+            pdf.cached_pdf((key,), lambda key=key: key)
+        assert pdf.cached_pdf(("a",), lambda: "a again") == b"a"
+        assert pdf.cached_pdf(("b",), lambda: "b again") == b"b again"
 
 
 def test_a_cached_pdf_is_rendered_again_in_another_language(

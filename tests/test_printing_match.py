@@ -15,6 +15,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.domain.entries import SideEntry
 from scorekeeper.i18n import LANGUAGES
+from scorekeeper.printing import pdf
 from scorekeeper.printing.pdf import DRAWING_URL_PREFIX, StaticOnlyFetcher
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
@@ -74,6 +75,27 @@ def test_the_report_prints_every_round_the_totals_and_the_winner(
     assert "Running total 10,660 3,300" in text
     assert "Winner: Us, with 10,660 points." in text
     assert "Us: Ann and Bob Them: Cy and Di" in text
+
+
+def test_the_report_is_rendered_once_per_version_of_its_match(
+    client: FlaskClient,
+    create_match: CreateMatch,
+    play_rounds: PlayRounds,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stored = create_match()
+    url = f"/m/{stored.public_id}/report.pdf"
+    renders: list[str] = []
+    render = pdf.render_pdf
+    monkeypatch.setattr(pdf, "render_pdf", lambda html: renders.append(html) or render(html))
+
+    first = [fetch_pdf(client, url).data for _ in range(2)]
+    play_rounds(stored, [(WENT_OUT, STAYED_IN)])
+    second = fetch_pdf(client, url)
+
+    assert len(renders) == 2
+    assert first[0] == first[1] != second.data
+    assert "2,565" in text_of(second)
 
 
 def test_the_report_names_the_side_that_went_out_in_each_round_or_says_nobody_did(

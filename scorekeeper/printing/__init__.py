@@ -23,10 +23,10 @@ from scorekeeper.printing.documents import (
     PrintedRules,
     card_pdf,
     pocket_pdf,
-    report_html,
+    report_pdf,
     sheet_pdf,
 )
-from scorekeeper.printing.pdf import Paper, PdfTooSlow, drawing_url, render_pdf
+from scorekeeper.printing.pdf import Paper, PdfTooSlow, drawing_url
 from scorekeeper.serving.http import error_page, match_or_404
 from scorekeeper.store.models import Match
 
@@ -266,8 +266,7 @@ def match_file_title(match: Match, what: str) -> str:
 @bp.get("/m/<public_id:public_id>/report.pdf")
 @in_print_language
 def match_report(match: Match) -> Response:
-    view = store.match_view(match)
-    pdf = render_pdf(report_html(view, printed_match_rules(match), requested_paper()))
+    pdf = report_pdf(match, printed_match_rules(match), requested_paper())
     return download(pdf, match_file_title(match, gettext("report")))
 
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field, fields
 from flask import render_template
 from flask_babel import format_date, gettext
 
+from scorekeeper import store
 from scorekeeper.domain.chart import running_totals_chart
 from scorekeeper.domain.rules import PRESETS, RuleSet
 from scorekeeper.domain.rules_card import RulesCard, rules_card, score_lines
 from scorekeeper.domain.scoring import Breakdown, round_meld_minimum
 from scorekeeper.printing.pdf import Paper, cached_pdf
 from scorekeeper.store import MatchView
+from scorekeeper.store.models import Match
 
 POCKET_CARDS_PER_PAGE = 4
 BREAKDOWN = tuple(f.name for f in fields(Breakdown))
@@ -139,3 +141,12 @@ def sheet_pdf(
     """Return a blank score sheet, rendered once per rules, sides, date, paper and language."""
     key = ("sheet", printed, sides, date, paper)
     return cached_pdf(key, lambda: sheet_html(printed, sides, date, paper))
+
+
+def report_pdf(match: Match, printed: PrintedRules, paper: Paper) -> bytes:
+    """Return the match's report, rendered once per version of the match, paper and language.
+
+    The time of the match's last change is part of the key: a database restored from a backup
+    may bring back a version number that the match has since reached with other rounds."""
+    key = ("report", match.public_id, match.version, match.updated_at, printed, paper)
+    return cached_pdf(key, lambda: report_html(store.match_view(match), printed, paper))

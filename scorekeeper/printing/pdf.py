@@ -19,7 +19,6 @@ import logging
 import mimetypes
 import signal
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from types import FrameType
 from urllib.parse import unquote, urlsplit
 
 import weasyprint
+from cachetools import LRUCache
 from flask import Flask, current_app
 from flask_babel import get_locale
 from weasyprint.text.fonts import FontConfiguration
@@ -119,28 +119,6 @@ class StaticOnlyFetcher(URLFetcher):
         return path if path.is_relative_to(self.root) and path.is_file() else None
 
 
-class RenderCache:
-    """Rendered PDFs by everything that determines them; the least recently used go first."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._pdfs: OrderedDict[Hashable, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get_or_render(self, key: Hashable, render: Callable[[], bytes]) -> bytes:
-        """Return the cached PDF for `key`, rendering and keeping it on a miss."""
-        with self._lock:
-            if key in self._pdfs:
-                self._pdfs.move_to_end(key)
-                return self._pdfs[key]
-        pdf = render()
-        with self._lock:
-            self._pdfs[key] = pdf
-            while len(self._pdfs) > self.size:
-                self._pdfs.popitem(last=False)
-        return pdf
-
-
 @dataclass(frozen=True)
 class PrintStyle:
     """One font configuration and the parsed print stylesheet, with the lock that guards them:
@@ -169,7 +147,9 @@ class PdfRenderer:
     def __init__(self, fetcher: StaticOnlyFetcher, style: PrintStyle, cache_size: int) -> None:
         self.fetcher = fetcher
         self.style = style
-        self.cache = RenderCache(cache_size)
+        # Rendered PDFs by everything that determines them, the least recently used dropped.
+        self.cache: LRUCache[Hashable, bytes] = LRUCache(maxsize=cache_size)
+        self.cache_lock = threading.Lock()
 
     def render(self, html: str) -> bytes:
         """Return the PDF of an HTML document, styled by the print stylesheet."""
@@ -268,5 +248,11 @@ def cached_pdf(key: tuple[Hashable, ...], render_html: Callable[[], str]) -> byt
 
     `key` must hold everything besides the language that the document depends on.
     """
-    full_key = (str(get_locale()), *key)
-    return renderer().cache.get_or_render(full_key, lambda: render_pdf(render_html()))
+    full_key, pdfs = (str(get_locale()), *key), renderer()
+    with pdfs.cache_lock:
+        pdf = pdfs.cache.get(full_key)
+    if pdf is None:
+        pdf = render_pdf(render_html())
+        with pdfs.cache_lock:
+            pdfs.cache[full_key] = pdf
+    return pdf

@@ -68,9 +68,6 @@ def robots_txt() -> Response:
 class SecurityHeaders:
     """WSGI middleware that adds the security headers to every response as it starts: Flask's
     own, and any answer made outside its request handling.
-
-    Headers are constants here, so they are appended as they are, where a Flask response checks
-    and replaces each one: that took about a fiftieth of a round submission's instructions.
     """
 
     def __init__(self, app: WSGIApplication) -> None:
