@@ -1,7 +1,7 @@
 """Languages: which one a request is served in, and translation of the domain's messages.
 
 The languages offered are the catalogs in `translations/`: adding one is `make translations-init
-LANG=xx`, translating its catalog and compiling it (README, "Languages").
+LANG=xx`, translating its catalog and compiling it (docs/developing.md).
 """
 
 from __future__ import annotations

@@ -38,8 +38,8 @@ from scorekeeper.domain.rules import (
 WildSet = int
 CleanDirty = tuple[int, int]  # clean books, dirty books
 
-# (clean books + 1) x (dirty books + 1) that the search still checks: 15 of each take 30 to
-# 100 ms, by the cards counted.
+# (clean books + 1) x (dirty books + 1) that the search still checks: more books than any
+# round at a table makes, and few enough that a phone does not wait for the answer.
 MOST_BOOK_PAIRS = 256
 
 

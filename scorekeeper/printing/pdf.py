@@ -37,8 +37,8 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 ORIGIN = "https://scorekeeper.invalid"
 # A drawing (the match report's chart) is given as an image whose URL carries its SVG, which
 # WeasyPrint only draws, where it would style and box every element of an inline SVG as part of
-# the page: 5% of the report's instructions, 7-9% of its time. Nothing is fetched for it, and
-# whatever the drawing itself links to goes through this fetcher too.
+# the page. Nothing is fetched for it, and whatever the drawing itself links to goes through this
+# fetcher too.
 DRAWING_URL_PREFIX = "data:image/svg+xml;base64,"
 STYLESHEET = "print.css"
 DEFAULT_CACHE_SIZE = 256

@@ -57,9 +57,9 @@ control_socket_disable = True
 def freeze_loaded_objects() -> None:
     """Move every object loaded so far (the app, WeasyPrint, fonts) out of the collector's reach.
 
-    A worker's full collections then skip them: some 150,000 objects, which took 60-80 ms to
-    scan each time on the bench's machine, stalling whichever request set one off. Their memory
-    pages also stay shared with the master. Garbage is collected first, so none is kept for good.
+    A worker's full collections then skip them (some 150,000 objects, whose scan would stall
+    whichever request set one off), and their memory pages stay shared with the master. Garbage
+    is collected first, so none is kept for good.
     """
     gc.collect()
     gc.freeze()
@@ -79,6 +79,6 @@ def post_fork(server: Arbiter, worker: Worker) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     app = server.app.wsgi()
     if not isinstance(app, Flask) or "sqlalchemy" not in app.extensions:
-        return  # another app served with this configuration: the bench's floors
+        return  # another app served with this configuration, such as the bench's floors
     with app.app_context():
         db.engine.dispose(close=False)

@@ -83,7 +83,7 @@ def init_app(app: Flask) -> None:
 
 
 def match_found() -> None:
-    """Tell the guard that the match the request names exists, so that a 404 after it is no
+    """Tell the rate limit that the match the request names exists, so that a 404 after it is no
     wrong guess."""
     setattr(g, MATCH_FOUND_KEY, True)
 

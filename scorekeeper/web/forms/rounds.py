@@ -152,7 +152,8 @@ NOBODY = "nobody"
 
 
 class RoundForm(FlaskForm):
-    """One round: a sub-form per side, who went out, and what guards against lost updates."""
+    """One round: a sub-form per side, who went out, and the version and operation id that
+    keep a change from overwriting another or applying twice."""
 
     went_out = SingleRadioField(_l("Who went out?"), default=NOBODY)
     sides = SideList(FormField(SideForm))

@@ -1,4 +1,5 @@
-"""Rounds: entered, edited and deleted, each change guarded against lost updates and double taps."""
+"""Rounds: entered, edited and deleted, each change checked against lost updates (the round's
+version) and double taps (the form's operation id)."""
 
 from __future__ import annotations
 
