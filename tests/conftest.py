@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,12 +36,16 @@ def postgres_url() -> str | None:
 
 POSTGRES_URL = postgres_url()
 
+TEST_CONFIG: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test"}
+# Tests that migrate the schema themselves get a database of their own, migrated afresh.
+MIGRATIONS_MARK = "migrations"
+
 
 def pytest_report_header() -> str:
     if POSTGRES_URL:
         shown = make_url(normalise_database_url(POSTGRES_URL)).render_as_string()
-        return f"database: PostgreSQL at {shown}, a schema of its own for each test"
-    return f"database: SQLite {sqlite3.sqlite_version}, a file of its own for each test"
+        return f"database: PostgreSQL at {shown}, one schema per worker, emptied for each test"
+    return f"database: SQLite {sqlite3.sqlite_version}, a copy of a migrated file for each test"
 
 
 @pytest.fixture(scope="session")
@@ -51,29 +57,85 @@ def postgres_admin() -> Iterator[Engine]:
     engine.dispose()
 
 
-@pytest.fixture
-def app_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    """Return the test app's configuration, on a database of the test's own."""
-    config: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test"}
-    if not POSTGRES_URL:
-        yield {**config, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}"}
-        return
-    admin: Engine = request.getfixturevalue("postgres_admin")
+def migrated(config: dict[str, Any]) -> None:
+    """Run every migration on the database `config` names."""
+    app = create_app(config)
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
+@contextmanager
+def new_schema(admin: Engine) -> Iterator[dict[str, Any]]:
+    """Yield the configuration of an empty PostgreSQL schema of its own, dropped afterwards."""
     schema = f"test_{secrets.token_hex(8)}"
     with admin.begin() as connection:
         connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
     options = {"connect_args": {"options": f"-c search_path={schema}"}}
-    yield {**config, "SQLALCHEMY_DATABASE_URI": POSTGRES_URL, "SQLALCHEMY_ENGINE_OPTIONS": options}
+    yield {"SQLALCHEMY_DATABASE_URI": POSTGRES_URL, "SQLALCHEMY_ENGINE_OPTIONS": options}
     with admin.begin() as connection:
         connection.exec_driver_sql("SET LOCAL lock_timeout = '10s'")  # a leaked transaction fails
         connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
 
 
+@pytest.fixture(scope="session")
+def migrated_database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Any]]:
+    """Return the database configuration of this test worker, migrated once: a SQLite file that
+    each test copies, or a PostgreSQL schema that each test empties."""
+    if not POSTGRES_URL:
+        path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+        config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
+        migrated({**TEST_CONFIG, **config})
+        yield config
+        return
+    with new_schema(request.getfixturevalue("postgres_admin")) as config:
+        migrated({**TEST_CONFIG, **config})
+        yield config
+
+
+@pytest.fixture
+def app_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """Return the test app's configuration, on a database of the test's own at the newest schema:
+    a copy of the worker's migrated SQLite file, or its PostgreSQL schema emptied."""
+    if request.node.get_closest_marker(MIGRATIONS_MARK):
+        yield from _migrated_afresh(request, tmp_path)
+        return
+    database = request.getfixturevalue("migrated_database")
+    if not POSTGRES_URL:
+        copy = tmp_path / "test.sqlite"
+        shutil.copyfile(make_url(database["SQLALCHEMY_DATABASE_URI"]).database or "", copy)
+        yield {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}"}
+        return
+    _empty(request.getfixturevalue("postgres_admin"), database)
+    yield {**TEST_CONFIG, **database}
+
+
+def _migrated_afresh(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    if not POSTGRES_URL:
+        config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'own.sqlite'}"}
+        migrated(config)
+        yield config
+        return
+    with new_schema(request.getfixturevalue("postgres_admin")) as database:
+        migrated({**TEST_CONFIG, **database})
+        yield {**TEST_CONFIG, **database}
+
+
+def _empty(admin: Engine, database: dict[str, Any]) -> None:
+    """Delete every row the test before this one stored in the worker's schema."""
+    options = database["SQLALCHEMY_ENGINE_OPTIONS"]["connect_args"]["options"]
+    tables = ", ".join(f'"{table.name}"' for table in db.metadata.sorted_tables)
+    with admin.begin() as connection:
+        connection.exec_driver_sql("SET LOCAL lock_timeout = '10s'")  # a leaked transaction fails
+        connection.exec_driver_sql(f"SET LOCAL {options.removeprefix('-c ')}")
+        connection.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+
+
 @pytest.fixture
 def app(app_config: dict[str, Any]) -> Iterator[Flask]:
     app = create_app(app_config)
-    with app.app_context():
-        upgrade()
     yield app
     with app.app_context():
         db.engine.dispose()

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import fcntl
-import json
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from flask import Flask
-from flask_migrate import check, downgrade, upgrade
 from sqlalchemy import (
     Column,
     Connection,
@@ -25,16 +22,13 @@ from sqlalchemy import (
     NullPool,
     Table,
     create_engine,
-    inspect,
     select,
     text,
     update,
 )
 
-from scorekeeper import create_app, store
-from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
-from scorekeeper.domain.rules import build_rules
-from scorekeeper.store import SideSpec, database
+from scorekeeper import create_app
+from scorekeeper.store import database
 from scorekeeper.store.database import (
     WriteLock,
     first_fixed_driver,
@@ -325,69 +319,3 @@ def test_writes_are_serialized_only_where_the_sqlite_in_use_has_the_wal_reset_bu
         with app.app_context(), session_write():
             assert not write_lock_is_free(lock)
         assert write_lock_is_free(lock)
-
-
-def test_migrations_go_down_to_nothing_and_up_again(app: Flask) -> None:
-    with app.app_context():
-        tables = set(inspect(db.engine).get_table_names())
-        downgrade(revision="base")
-        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
-        upgrade()
-        assert set(inspect(db.engine).get_table_names()) == tables
-
-
-def test_deal_bonuses_go_back_to_a_flag_and_come_up_again_as_a_count(app: Flask) -> None:
-    sides = [SideSpec("Us", ("Ann", "Bob")), SideSpec("Them", ("Cy", "Di"))]
-    side = SideEntry(melded=90, red_threes_held=1, deal_bonus=2)
-    with app.app_context():
-        created = store.create_match("Cut", "partnership-11", build_rules("partnership-11"), sides)
-        store.add_round(created.match, RoundEntry(1, (side, replace(side, deal_bonus=0))))
-        db.session.commit()
-
-        downgrade(revision="ea4915ee568d")  # a flag: the second player's bonus is lost
-        assert _deal_bonuses() == ("BOOLEAN", [True, False])
-        upgrade()
-
-        assert _deal_bonuses() == ("INTEGER", [1, 0])
-
-
-def _deal_bonuses() -> tuple[str, list[object]]:
-    """Return the type of the entries' deal bonus column and its values, side by side."""
-    column = next(c for c in inspect(db.engine).get_columns("entry") if c["name"] == "deal_bonus")
-    with db.engine.connect() as connection:
-        values = connection.execute(text("SELECT deal_bonus FROM entry ORDER BY side_id")).scalars()
-        return str(column["type"]), list(values)
-
-
-def test_an_entry_stored_with_json_null_for_no_counts_holds_sql_null_after_upgrading(
-    app: Flask,
-) -> None:
-    sides = [SideSpec("Us", ("Ann", "Bob")), SideSpec("Them", ("Cy", "Di"))]
-    entries = (SideEntry(melded=90), SideEntry(melded=CardCounts(aces=3), leftover=15))
-    with app.app_context():
-        created = store.create_match("Old", "standard", build_rules("standard"), sides)
-        store.add_round(created.match, RoundEntry(1, entries))
-        db.session.commit()
-        downgrade(revision="3c1f0b7a9d2e")
-        with db.engine.begin() as connection:  # as the app stored them before this revision
-            connection.execute(
-                text("UPDATE entry SET melded_counts = 'null' WHERE melded_points IS NOT NULL")
-            )
-            connection.execute(text("UPDATE entry SET leftover_counts = 'null'"))
-        upgrade()
-
-        stored = text(
-            "SELECT CAST(melded_counts AS TEXT), CAST(leftover_counts AS TEXT) FROM entry"
-            " ORDER BY side_id"
-        )
-        with db.engine.connect() as connection:
-            rows = [tuple(row) for row in connection.execute(stored)]
-
-    (points, no_counts), (counts, no_leftover_counts) = rows
-    assert (points, no_counts, no_leftover_counts) == (None, None, None)
-    assert json.loads(counts)["aces"] == 3
-
-
-def test_the_migrations_build_the_database_the_models_describe(app: Flask) -> None:
-    with app.app_context():
-        check()  # exits, naming each difference, when a model changed without a migration

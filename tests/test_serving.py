@@ -89,7 +89,7 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+def served_database(tmp_path_factory: pytest.TempPathFactory) -> str:
     """Return a SQLite database that `flask db upgrade` prepared, as `make serve` does."""
     url = f"sqlite:///{tmp_path_factory.mktemp('serving') / 'serve.sqlite'}"
     command = [str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"]
@@ -135,10 +135,10 @@ def wait_until_answering(server: subprocess.Popen[bytes], url: str) -> None:
 
 
 def test_gunicorn_serves_with_the_production_settings_and_logs_no_token(
-    tmp_path: Path, migrated_database: str
+    tmp_path: Path, served_database: str
 ) -> None:
     port, log = free_port(), tmp_path / "gunicorn.log"
-    env = server_environment(migrated_database, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1")
+    env = server_environment(served_database, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1")
     command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
     with serving(command, env, log, f"http://127.0.0.1:{port}/robots.txt"):
         status, headers = get(f"http://127.0.0.1:{port}/")
@@ -172,8 +172,8 @@ def test_a_worker_told_to_stop_as_it_boots_stops_rather_than_serve_on() -> None:
         signal.signal(signal.SIGTERM, inherited)
 
 
-def test_gunicorn_refuses_to_start_without_a_real_secret_key(migrated_database: str) -> None:
-    env = server_environment(migrated_database, BIND=f"127.0.0.1:{free_port()}")
+def test_gunicorn_refuses_to_start_without_a_real_secret_key(served_database: str) -> None:
+    env = server_environment(served_database, BIND=f"127.0.0.1:{free_port()}")
     env["SECRET_KEY"] = "dev"
     command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
     result = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -181,10 +181,10 @@ def test_gunicorn_refuses_to_start_without_a_real_secret_key(migrated_database: 
     assert "Set SECRET_KEY" in result.stderr
 
 
-def test_the_development_server_logs_no_token(tmp_path: Path, migrated_database: str) -> None:
+def test_the_development_server_logs_no_token(tmp_path: Path, served_database: str) -> None:
     port, log = free_port(), tmp_path / "flask.log"
     command = [str(BIN / "flask"), "--app", "scorekeeper", "run", "--port", str(port)]
-    with serving(command, server_environment(migrated_database), log, f"http://127.0.0.1:{port}/"):
+    with serving(command, server_environment(served_database), log, f"http://127.0.0.1:{port}/"):
         status, _ = get(f"http://127.0.0.1:{port}/m/abc/edit/{TOKEN}")
     output = log.read_text()
     assert status == 404
