@@ -5,9 +5,9 @@ BIN := $(VENV)/bin
 FLASK := $(BIN)/flask --app scorekeeper
 # Debian packages: the PDF subsetter and fonts for the app, a browser and pdftoppm for the tests.
 RUN_PACKAGES := libharfbuzz-subset0 fonts-dejavu-core fonts-noto-cjk
-# wrk drives the web bench, whose quick run is part of the tests.
+# wrk drives the web bench.
 BENCH_PACKAGES := wrk
-TEST_PACKAGES := $(RUN_PACKAGES) chromium poppler-utils $(BENCH_PACKAGES)
+TEST_PACKAGES := $(RUN_PACKAGES) chromium poppler-utils
 # The whole suite runs a second time on PostgreSQL when this database answers.
 POSTGRES_TEST_URL := postgresql+psycopg://postgres@127.0.0.1:5432/test
 # pytest-xdist: one worker per core (each test has a database of its own);
@@ -37,8 +37,8 @@ serve: $(VENV)/.installed system-run translations-compile
 	$(BIN)/gunicorn --config python:scorekeeper.serving.gunicorn_conf
 
 test: $(VENV)/.installed-test system-test translations-compile
-	$(BIN)/ruff check scorekeeper stubs tests
-	$(BIN)/ruff format --check scorekeeper stubs tests
+	$(BIN)/ruff check scorekeeper stubs tests bench scripts
+	$(BIN)/ruff format --check scorekeeper stubs tests bench scripts
 	$(BIN)/mypy
 	env -u DATABASE_URL $(PYTEST)
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
@@ -48,14 +48,15 @@ test: $(VENV)/.installed-test system-test translations-compile
 		echo "PostgreSQL at 127.0.0.1:5432 not reachable: the PostgreSQL run is skipped"; \
 	fi
 
-# Each PDF's warm render time as a multiple of a plain table's, measured in the same run.
-# and the standings page and round submissions under load, as ratios of floors (wrk).
+# Each PDF's warm render time as a multiple of a plain table's, measured in the same run, and
+# the standings page, the view link's poll and round submissions under load, as ratios of
+# floors (wrk). `make bench BENCH=--quick` runs every step for a second, to see that it works.
 bench: $(VENV)/.installed system-bench translations-compile
 	$(BIN)/python bench/pdf_bench.py
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
-		$(BIN)/python bench/web_bench.py --postgres "$(POSTGRES_TEST_URL)"; \
+		$(BIN)/python bench/web_bench.py $(BENCH) --postgres "$(POSTGRES_TEST_URL)"; \
 	else \
-		$(BIN)/python bench/web_bench.py; \
+		$(BIN)/python bench/web_bench.py $(BENCH); \
 	fi
 
 # 50 clients x 200 edits, 20 kills during 1,000 writes each, long fuzzing; then on PostgreSQL.
@@ -69,8 +70,8 @@ soak: $(VENV)/.installed-test system-test translations-compile
 	fi
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check --fix scorekeeper stubs tests
-	$(BIN)/ruff format scorekeeper stubs tests
+	$(BIN)/ruff check --fix scorekeeper stubs tests bench scripts
+	$(BIN)/ruff format scorekeeper stubs tests bench scripts
 
 # Every user-facing string, found as scorekeeper/babel.cfg says, into the template catalog.
 # Only hidden directories are skipped: Babel's default would skip templates/_partials too.

@@ -1,11 +1,11 @@
 """The bench's floors: the least a database page or write costs here, served like the app.
 
-A Flask app of two routes on `FLOOR_DATABASE_URL`: one indexed SELECT rendered through a small
-template, and one INSERT + COMMIT. On SQLite it uses the app's own connection settings (WAL,
-synchronous FULL, busy timeout) and takes the write lock up front, as the app's writes do. The
-bench serves it with the app's gunicorn configuration:
-`gunicorn --config python:scorekeeper.serving.gunicorn_conf --pythonpath bench
-'floor_app:create_app()'`.
+A Flask app of three routes on `FLOOR_DATABASE_URL`: one indexed SELECT rendered through a small
+template; one indexed SELECT of a single value answered as a conditional GET (its ETag, 304 when
+the client holds it); and one INSERT + COMMIT. On SQLite it uses the app's own connection
+settings (WAL, synchronous FULL, busy timeout) and takes the write lock up front, as the app's
+writes do. The bench serves it with the app's gunicorn configuration: `gunicorn --config
+python:scorekeeper.serving.gunicorn_conf --pythonpath bench 'floor_app:create_app()'`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 import psycopg
-from flask import Flask, render_template
+from flask import Flask, Response, render_template, request
 from jinja2 import DictLoader
 from sqlalchemy import make_url
 
@@ -78,6 +78,14 @@ def select_page(key: int) -> str:
     return render_template(PAGE_TEMPLATE, item=database.execute(query, (key,)).fetchone())
 
 
+def select_version(key: int) -> Response:
+    database = connection()
+    query = f"SELECT score FROM {TABLE} WHERE id = {mark(database)}"
+    response = Response()
+    response.set_etag(str(database.execute(query, (key,)).fetchone()[0]))
+    return response.make_conditional(request)
+
+
 def insert() -> tuple[str, int]:
     database = connection()
     begin(database)
@@ -92,5 +100,6 @@ def create_app() -> Flask:
     # A loader, as an app's template folder is: compiled once per worker, not per request.
     app.jinja_env.loader = DictLoader({PAGE_TEMPLATE: PAGE})
     app.add_url_rule("/floor/items/<int:key>", view_func=select_page)
+    app.add_url_rule("/floor/items/<int:key>/version", view_func=select_version)
     app.add_url_rule("/floor/items", view_func=insert, methods=["POST"])
     return app

@@ -1,5 +1,5 @@
 -- wrk script: send the requests listed in a file, one per line, tab-separated:
---   METHOD  PATH  BEARER-TOKEN (or -)  JSON-BODY (or -)
+--   METHOD  PATH  BEARER-TOKEN (or -)  JSON-BODY (or -)  IF-NONE-MATCH (or -)
 -- Usage: wrk ... -s bench/requests.lua URL -- FILE THREADS
 -- Thread n of THREADS takes lines n, n + THREADS, ... and cycles through them.
 local next_id = 0
@@ -17,9 +17,11 @@ function init(args)
   local number = 0
   for line in io.lines(file) do
     if number % threads == id then
-      local method, path, token, body = line:match("^(%S+)\t(%S+)\t(%S+)\t(.*)$")
+      local method, path, token, body, etag =
+        line:match("^(%S+)\t(%S+)\t(%S+)\t([^\t]*)\t(%S+)$")
       local headers = { ["Content-Type"] = "application/json" }
       if token ~= "-" then headers["Authorization"] = "Bearer " .. token end
+      if etag ~= "-" then headers["If-None-Match"] = etag end
       if body == "-" then body = nil end
       requests[#requests + 1] = wrk.format(method, path, headers, body)
     end

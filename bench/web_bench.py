@@ -1,15 +1,16 @@
-"""Measure the standings page and round submissions under load, as ratios of floors.
+"""Measure what a table feels under load, as ratios of floors: the standings page, round
+submissions and the view link's poll.
 
 Every figure comes from wrk (16 connections on loopback) against gunicorn with the app's own
 configuration (2 sync workers), and is divided by a floor served the same way beside it by
-bench/floor_app.py: one indexed SELECT rendered through a small template, and one INSERT +
-COMMIT with the app's SQLite settings. A figure's runs take turns with its floor's, so that a
-shared machine's slow spells slow both. Ratios, unlike requests per second, compare across
-machines. Each database is a throwaway one: SQLite files in a temporary folder, and
-schemas of their own on PostgreSQL with --postgres.
+bench/floor_app.py: one indexed SELECT rendered through a small template, one indexed SELECT
+answered as a conditional GET, and one INSERT + COMMIT with the app's SQLite settings. A
+figure's runs take turns with its floor's, so that a shared machine's slow spells slow both.
+Ratios, unlike requests per second, compare across machines. Each database is a throwaway one:
+SQLite files in a temporary folder, and schemas of their own on PostgreSQL with --postgres.
 
 Run with `make bench`; `--quick` runs every step for a second, on 1,000 matches instead of
-100,000, to show that the bench works (`make test` does this).
+100,000, to show that the bench works.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ Run = Callable[[int], Load]  # the measured run of that number
 class Ratio:
     name: str
     value: float
-    target: float | None = 0.5  # None: a figure to know, with no target
+    target: float | None  # None: a figure to know, with no target
     at_least: bool = True  # the target is a floor (>=), else a ceiling (<=)
 
     @property
@@ -208,9 +209,8 @@ def _failures(output: str) -> int:
 
 
 def warm_up(base_url: str, requests: Path, sizes: Sizes) -> None:
-    """Let the workers load and cache what they need before anything is measured: send every
-    request a few times over, then on until their rate stops rising (a page is kept by each
-    worker after its first rendering there)."""
+    """Let the workers load what they need before anything is measured: send every request a
+    few times over, then on until their rate stops rising."""
     best, sent = 0.0, 0.0
     enough = WARM_UP_VISITS * len(requests.read_text().splitlines())
     for _ in range(sizes.most_warm_ups):
@@ -232,10 +232,16 @@ def in_turn(floor: Run, figure: Run, sizes: Sizes) -> Paired:
 
 
 def request_file(folder: Path, name: str, lines: list[str]) -> Path:
-    """Write wrk's request list: METHOD, PATH, bearer token, JSON body; '-' for none."""
+    """Write wrk's request list: METHOD, PATH, bearer token, JSON body, If-None-Match; '-' for
+    none, and for every part a line leaves out at its end."""
     path = folder / f"{name}.requests"
-    path.write_text("".join(f"{line}\n" for line in lines))
+    path.write_text("".join(_with_every_part(line) for line in lines))
     return path
+
+
+def _with_every_part(line: str) -> str:
+    parts = line.split("\t")
+    return "\t".join(parts + ["-"] * (5 - len(parts))) + "\n"
 
 
 # -- Servers -------------------------------------------------------------------------------------
@@ -284,11 +290,8 @@ def serve_floor(folder: Path, database_url: str) -> AbstractContextManager[str]:
     return gunicorn(folder, env, app, "/floor/items/1")
 
 
-def serve_app(
-    folder: Path, database_url: str, probe: str, *, keep_pages: bool = True
-) -> AbstractContextManager[str]:
+def serve_app(folder: Path, database_url: str, probe: str) -> AbstractContextManager[str]:
     env = {
-        **({} if keep_pages else {"SCOREKEEPER_PAGE_CACHE_SIZE": "0"}),
         "DATABASE_URL": database_url,
         "SECRET_KEY": secrets.token_hex(),
         "SCOREKEEPER_GUESS_LIMIT": "1000000000",  # every bench client is 127.0.0.1
@@ -341,7 +344,7 @@ def seeded(database_url: str, count: int, *, rounds: int) -> Seeded:
 
 def page_requests(folder: Path, name: str, matches: Seeded) -> Path:
     sample = random.sample(matches.public_ids, min(PAGES_SAMPLED, len(matches.public_ids)))
-    return request_file(folder, name, [f"GET\t/m/{public_id}\t-\t-" for public_id in sample])
+    return request_file(folder, name, [f"GET\t/m/{public_id}" for public_id in sample])
 
 
 def round_requests(folder: Path, name: str, matches: Seeded, *, tables: int) -> Path:
@@ -361,11 +364,25 @@ def round_requests(folder: Path, name: str, matches: Seeded, *, tables: int) -> 
     return request_file(folder, name, lines)
 
 
+def poll_requests(folder: Path, base_url: str, matches: Seeded) -> Path:
+    """List each sampled match's API read with the ETag it answers now: the poll of a phone
+    whose match has not changed since."""
+    sample = random.sample(matches.public_ids, min(PAGES_SAMPLED, len(matches.public_ids)))
+    lines = []
+    for public_id in sample:
+        path = f"/api/v1/matches/{public_id}"
+        with urllib.request.urlopen(base_url + path) as response:
+            lines.append(f"GET\t{path}\t-\t-\t{response.headers['ETag']}")
+    return request_file(folder, "polls", lines)
+
+
 @dataclass(frozen=True)
 class Floors:
-    """The floor app, served and warm: a run of its page, and one of its write."""
+    """The floor app, served and warm: a run of its page, of its conditional GET, and of its
+    write."""
 
     page: Run
+    poll: Run
     write: Run
 
 
@@ -374,33 +391,39 @@ def floors(folder: Path, database_url: str, sizes: Sizes) -> Iterator[Floors]:
     """Serve the floor app, warmed up, while the figures are measured beside it."""
     floor_app.create_schema(database_url, FLOOR_ROWS)
     keys = random.choices(range(1, FLOOR_ROWS + 1), k=PAGES_SAMPLED)
-    reads = request_file(folder, "floor-reads", [f"GET\t/floor/items/{k}\t-\t-" for k in keys])
-    writes = request_file(folder, "floor-writes", ["POST\t/floor/items\t-\t-"] * THREADS)
+    reads = request_file(folder, "floor-reads", [f"GET\t/floor/items/{k}" for k in keys])
+    polls = request_file(
+        folder, "floor-polls", [f'GET\t/floor/items/{k}/version\t-\t-\t"{k - 1}"' for k in keys]
+    )
+    writes = request_file(folder, "floor-writes", ["POST\t/floor/items"] * THREADS)
     with serve_floor(folder, database_url) as base_url:
         warm_up(base_url, reads, sizes)
         yield Floors(
             page=lambda _turn: wrk(base_url, reads, sizes.seconds),
+            poll=lambda _turn: wrk(base_url, polls, sizes.seconds),
             write=lambda _turn: wrk(base_url, writes, sizes.seconds),
         )
 
 
-def measure_pages(
-    folder: Path,
-    database_url: str,
-    count: int,
-    sizes: Sizes,
-    floor: Run,
-    *,
-    keep_pages: bool = True,
-) -> Paired:
-    """Return the standings page's load with `count` finished matches stored, beside the
-    floor's; without `keep_pages`, every request renders its page afresh."""
+def measure_pages(folder: Path, database_url: str, count: int, sizes: Sizes, floor: Run) -> Paired:
+    """Return the standings page's load with `count` finished matches stored, each page
+    rendered afresh, beside the floor's."""
     matches = seeded(database_url, count, rounds=ROUNDS)
     pages = page_requests(folder, f"pages-{count}", matches)
     probe = f"/m/{matches.public_ids[0]}"
-    with serve_app(folder, database_url, probe, keep_pages=keep_pages) as base_url:
+    with serve_app(folder, database_url, probe) as base_url:
         warm_up(base_url, pages, sizes)
         return in_turn(floor, lambda _turn: wrk(base_url, pages, sizes.seconds), sizes)
+
+
+def measure_polls(folder: Path, database_url: str, sizes: Sizes, floor: Run) -> Paired:
+    """Return the load of view links polling matches that have not changed (304), beside the
+    floor's conditional GET."""
+    matches = seeded(database_url, sizes.small, rounds=ROUNDS)
+    with serve_app(folder, database_url, f"/m/{matches.public_ids[0]}") as base_url:
+        polls = poll_requests(folder, base_url, matches)
+        warm_up(base_url, polls, sizes)
+        return in_turn(floor, lambda _turn: wrk(base_url, polls, sizes.seconds), sizes)
 
 
 def measure_rounds(
@@ -437,7 +460,7 @@ class Figures:
 
     page: Paired
     large: Paired
-    rendered: Paired
+    poll: Paired
     rounds: Paired
     crowded: Paired
 
@@ -445,7 +468,7 @@ class Figures:
         return {
             f"standings page, {sizes.small:,} matches stored": self.page,
             f"standings page, {sizes.large:,} matches stored": self.large,
-            "standings page, rendered every time": self.rendered,
+            "view link's poll, nothing changed (304)": self.poll,
             "round submissions through the API": self.rounds,
             "the same, several at once to one match": self.crowded,
         }
@@ -469,9 +492,7 @@ def measure_figures(folder: Path, new_database: NewDatabase, sizes: Sizes) -> Fi
         return Figures(
             page=measure_pages(folder, new_database("small"), sizes.small, sizes, floor.page),
             large=measure_pages(folder, new_database("large"), sizes.large, sizes, floor.page),
-            rendered=measure_pages(
-                folder, new_database("rendered"), sizes.small, sizes, floor.page, keep_pages=False
-            ),
+            poll=measure_polls(folder, new_database("polls"), sizes, floor.poll),
             rounds=measure_rounds(
                 folder, new_database("rounds"), sizes, floor.write, tables=TABLES
             ),
@@ -481,8 +502,9 @@ def measure_figures(folder: Path, new_database: NewDatabase, sizes: Sizes) -> Fi
 
 def ratios(title: str, figures: Figures, sizes: Sizes) -> list[Ratio]:
     return [
-        Ratio(f"{title}: standings page / floor page", figures.page.ratio),
-        Ratio(f"{title}: round submissions / floor write", figures.rounds.ratio),
+        Ratio(f"{title}: standings page / floor page", figures.page.ratio, target=0.3),
+        Ratio(f"{title}: view link's 304 poll / floor conditional GET", figures.poll.ratio, 0.6),
+        Ratio(f"{title}: round submissions / floor write", figures.rounds.ratio, target=0.3),
         Ratio(
             f"{title}: submissions to one match at once / floor write",
             figures.crowded.ratio,
@@ -493,9 +515,6 @@ def ratios(title: str, figures: Figures, sizes: Sizes) -> list[Ratio]:
             figures.page.ratio / figures.large.ratio,
             target=1.2,
             at_least=False,
-        ),
-        Ratio(
-            f"{title}: page rendered every time / floor page", figures.rendered.ratio, target=None
         ),
     ]
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from babel.lists import format_list
 from flask import Blueprint, Response, abort
 from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
@@ -17,6 +18,16 @@ from scorekeeper.store.models import Match
 from scorekeeper.web.forms import marked_fields, messages
 
 bp = Blueprint("matches", __name__)
+
+# What each part of a side's round score is called, in the order a breakdown lists them.
+BREAKDOWN_LABELS = {
+    "books": _l("Books"),
+    "melded": _l("Melded cards"),
+    "red_threes": _l("Red threes"),
+    "going_out": _l("Going out"),
+    "deal_bonus": _l("Deal bonus"),
+    "leftover": _l("Cards left over"),
+}
 
 Page = str | tuple[str, int]
 
@@ -30,6 +41,12 @@ def names_list(names: Sequence[str]) -> str:
 bp.add_app_template_filter(messages)
 bp.add_app_template_filter(marked_fields)
 bp.add_app_template_filter(problem_message)
+
+
+@bp.app_template_global()
+def breakdown_labels() -> dict[str, str]:
+    """Return the name of each part of a round's score, translated once for a page."""
+    return {part: str(label) for part, label in BREAKDOWN_LABELS.items()}
 
 
 @bp.app_template_filter()
