@@ -172,6 +172,23 @@ def read_document(data: Mapping[str, Any], languages: Collection[str]) -> MatchD
     )
 
 
+def built_rules(
+    preset: str, settings: Mapping[str, object] | None, *, under: tuple[str, str]
+) -> RuleSet:
+    """Return the preset's rules with `settings` applied; raise `ProblemsError` with each
+    problem placed under the prefix `under` gives the preset's field, or the settings'."""
+    try:
+        return build_rules(preset, settings)
+    except ProblemsError as error:
+        preset_at, settings_at = under
+        raise ProblemsError(
+            [
+                prefixed(problem, preset_at if problem.field == "preset" else settings_at)
+                for problem in error.problems
+            ]
+        ) from None
+
+
 def _timestamp(value: object) -> datetime | None:
     """Return an ISO 8601 timestamp, in UTC when it names no zone; None if unreadable."""
     try:
