@@ -1,4 +1,5 @@
-"""JSON bodies into domain inputs, with a problem for every field of the wrong shape."""
+"""JSON bodies read by their declarations into domain inputs, with a problem for every field of
+the wrong shape, told in the project's own messages."""
 
 from __future__ import annotations
 
@@ -7,26 +8,59 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.domain.entries import CardCounts, SideEntry
+from scorekeeper.api.schemas import MeldCheckRequest, ScoreRequest
+from scorekeeper.domain.entries import (
+    COUNT_KEYS,
+    MELDED_COUNT_KEYS,
+    CardCounts,
+    RoundEntry,
+    SideEntry,
+)
 from scorekeeper.domain.labels import field_label
 from scorekeeper.domain.melds import Meld
-from scorekeeper.domain.payloads import (
-    optional_integer,
-    parse_melds,
-    parse_round,
-    parse_rules,
-    parse_side,
-)
 from scorekeeper.domain.problems import NP_, Problem, ProblemsError
-from scorekeeper.domain.rules import PRESETS, build_rules
+from scorekeeper.domain.rules import PRESETS, RuleSet, build_rules
 from scorekeeper.domain.setup import MAX_NAME_LENGTH
+from scorekeeper.store.documents import CardsLeft, EnteredRound, MeldedCards, validated
 
 
-def refused(parse: Any, *args: Any, **kwargs: Any) -> list[dict[str, object]]:
+def refused(parse: Any, *args: Any) -> list[dict[str, object]]:
     """Return the problems `parse` raises, as the API shows them."""
     with pytest.raises(ProblemsError) as raised:
-        parse(*args, **kwargs)
+        parse(*args)
     return [problem.as_dict() for problem in raised.value.problems]
+
+
+def parse_rules(rules: object) -> RuleSet:
+    """Return the rules of a body that gives them, as the meld checker reads them."""
+    body = validated(MeldCheckRequest, {"rules": rules, "melds": [{"rank": "K"}]})
+    return body.given_rules.rule_set()
+
+
+def parse_round(body: dict[str, Any]) -> RoundEntry:
+    """Return the entry of a calculator's round, which names its sides."""
+    return validated(ScoreRequest, body).entry()
+
+
+def parse_side(side: object, index: int) -> tuple[SideEntry, list[Problem]]:
+    """Return side `index` of a round, or the problems of its fields, as a round of a stored
+    match reads it."""
+    sides: list[object] = [{}] * index + [side]
+    try:
+        entry = validated(EnteredRound, {"round": 1, "sides": sides}).entry()
+    except ProblemsError as error:
+        return SideEntry(), error.problems
+    return entry.sides[index], []
+
+
+def parse_melds(melds: object) -> list[Meld]:
+    return [meld.meld() for meld in validated(MeldCheckRequest, {"melds": melds}).melds]
+
+
+def optional_integer(body: dict[str, Any], key: str) -> int:
+    """Return the round of a meld check, which is 1 unless given."""
+    value: int = getattr(validated(MeldCheckRequest, {**body, "melds": [{"rank": "K"}]}), key)
+    return value
 
 
 def fields_of(problems: list[dict[str, object]]) -> list[tuple[object, object]]:
@@ -116,6 +150,11 @@ def test_every_side_field_but_the_name_is_optional() -> None:
     assert entry.player_count == 2
 
 
+def test_counted_cards_take_the_keys_of_the_domains_counts() -> None:
+    assert tuple(MeldedCards.model_fields) == MELDED_COUNT_KEYS
+    assert tuple(CardsLeft.model_fields) == COUNT_KEYS
+
+
 def test_melded_and_leftover_cards_can_be_counted_by_kind() -> None:
     side = {
         "name": "Us",
@@ -135,7 +174,7 @@ def test_melded_and_leftover_cards_can_be_counted_by_kind() -> None:
     ("side", "field"),
     [
         pytest.param({"clean_books": 1.5}, "clean_books", id="fractional books"),
-        pytest.param({"melded_points": 765.0}, "melded_points", id="points as a decimal"),
+        pytest.param({"melded_points": 765.5}, "melded_points", id="points as a fraction"),
         pytest.param({"red_threes": "1"}, "red_threes", id="count as text"),
         pytest.param({"red_threes_held": True}, "red_threes_held", id="count as a flag"),
         pytest.param({"running_score": None}, "running_score", id="null score"),
@@ -198,7 +237,7 @@ def test_a_side_that_is_not_an_object_is_refused_once() -> None:
 
 
 def test_a_round_entry_may_leave_names_out_where_the_sides_are_known() -> None:
-    entry = parse_round({"round": 1, "sides": [{"melded_points": 60}]}, sides_required=False)
+    entry = validated(EnteredRound, {"round": 1, "sides": [{"melded_points": 60}]}).entry()
 
     assert entry.sides == (SideEntry(melded=60),)
 
@@ -212,7 +251,7 @@ def test_a_round_entry_may_leave_names_out_where_the_sides_are_known() -> None:
         pytest.param({"round": 1, "sides": []}, "sides", id="empty sides"),
         pytest.param({"round": 1, "sides": {"name": "Us"}}, "sides", id="sides an object"),
         pytest.param(
-            {"round": 1, "players": 4.0, "sides": [{"name": "Us"}]}, "players", id="players"
+            {"round": 1, "players": 4.5, "sides": [{"name": "Us"}]}, "players", id="players"
         ),
     ],
 )
@@ -239,15 +278,14 @@ def test_every_wrong_field_of_every_side_is_reported_at_once() -> None:
 def test_deal_bonuses_are_a_count_of_players_and_a_flag_still_counts_one(
     sent: object, count: int
 ) -> None:
-    side, problems = parse_side({"name": "Us", "deal_bonus": sent}, 0, name_required=True)
+    side, problems = parse_side({"name": "Us", "deal_bonus": sent}, 0)
 
     assert (side.deal_bonus, problems) == (count, [])
 
 
-def test_parse_side_returns_the_side_and_its_problems() -> None:
-    side, problems = parse_side({"name": "Us", "wild_books": "one"}, 2, name_required=True)
+def test_a_sides_problems_name_the_side_by_its_index() -> None:
+    _, problems = parse_side({"name": "Us", "wild_books": "one"}, 2)
 
-    assert side == SideEntry(name="Us")
     assert [problem.side for problem in problems] == [2]
     assert isinstance(problems[0], Problem)
 
@@ -282,12 +320,12 @@ def test_melds_of_the_wrong_shape_are_refused(melds: object, field: str) -> None
 
 @pytest.mark.parametrize(("body", "expected"), [({}, 1), ({"round": 3}, 3)])
 def test_an_optional_integer_falls_back_to_its_default(body: dict[str, Any], expected: int) -> None:
-    assert optional_integer(body, "round", default=1) == expected
+    assert optional_integer(body, "round") == expected
 
 
 @pytest.mark.parametrize("value", ["3", 3.5, None, True])
 def test_an_optional_integer_of_the_wrong_type_is_refused(value: object) -> None:
-    problems = refused(optional_integer, {"round": value}, "round", default=1)
+    problems = refused(optional_integer, {"round": value}, "round")
 
     assert fields_of(problems) == [(None, "round")]
 
@@ -308,7 +346,7 @@ class French(NullTranslations):
 
 
 def test_a_side_problem_is_translated_with_its_side_and_its_message() -> None:
-    _, [problem] = parse_side({"name": "Nous", "went_out": "oui"}, 1, name_required=True)
+    _, [problem] = parse_side({"name": "Nous", "went_out": "oui"}, 1)
 
     assert problem.message(French()) == "Nous : went out doit être vrai ou faux."
 

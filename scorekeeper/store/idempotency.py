@@ -20,11 +20,11 @@ from sqlalchemy import Connection, Row, bindparam
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.domain.entries import RoundEntry
-from scorekeeper.domain.payloads import parse_round
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet
 from scorekeeper.domain.scoring import score_round
 from scorekeeper.store.database import single_read
+from scorekeeper.store.documents import parse_round
 from scorekeeper.store.exports import side_entry_json
 from scorekeeper.store.models import Operation, table_of, utc_now
 from scorekeeper.store.scores import ScoredRound
