@@ -3,6 +3,7 @@ the wrong shape, told in the project's own messages."""
 
 from __future__ import annotations
 
+import dataclasses
 from gettext import NullTranslations
 from typing import Any
 
@@ -61,6 +62,15 @@ def optional_integer(body: dict[str, Any], key: str) -> int:
     """Return the round of a meld check, which is 1 unless given."""
     value: int = getattr(validated(MeldCheckRequest, {**body, "melds": [{"rank": "K"}]}), key)
     return value
+
+
+def whole_numbers_only(value: object) -> bool:
+    """Tell whether a domain input holds no float, which equals a whole number in a test."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.astuple(value)
+    if isinstance(value, tuple):
+        return all(map(whole_numbers_only, value))
+    return not isinstance(value, float)
 
 
 def fields_of(problems: list[dict[str, object]]) -> list[tuple[object, object]]:
@@ -273,6 +283,55 @@ def test_every_wrong_field_of_every_side_is_reported_at_once() -> None:
 
 
 @pytest.mark.parametrize(
+    ("body", "read"),
+    [
+        pytest.param({"round": 2.0}, {"round_number": 2}, id="round"),
+        pytest.param({"players": 4.0}, {"players": 4}, id="players"),
+        pytest.param({"side_players": [2.0, 2]}, {"side_players": (2, 2)}, id="side players"),
+    ],
+)
+def test_a_whole_number_written_with_a_decimal_point_is_taken_as_a_whole_number(
+    body: dict[str, Any], read: dict[str, object]
+) -> None:
+    entry = parse_round({"round": 1, "sides": [{"name": "Us"}, {"name": "Them"}], **body})
+
+    assert {key: getattr(entry, key) for key in read} == read
+    assert whole_numbers_only(entry)
+
+
+@pytest.mark.parametrize(
+    ("side", "entry"),
+    [
+        ({"clean_books": 2.0}, SideEntry(name="Us", clean_books=2)),
+        ({"melded_points": 765.0}, SideEntry(name="Us", melded=765)),
+        ({"melded": {"aces": 3.0}}, SideEntry(name="Us", melded=CardCounts(aces=3))),
+        (
+            {"leftover": {"black_threes": 1.0}},
+            SideEntry(name="Us", leftover=CardCounts(black_threes=1)),
+        ),
+        ({"deal_bonus": 1.0}, SideEntry(name="Us", deal_bonus=1)),
+        ({"running_score": -40.0}, SideEntry(name="Us", running_score=-40)),
+    ],
+)
+def test_a_sides_whole_number_may_be_written_with_a_decimal_point(
+    side: dict[str, Any], entry: SideEntry
+) -> None:
+    [read] = parse_round({"round": 1, "sides": [{"name": "Us", **side}]}).sides
+
+    assert read == entry
+    assert whole_numbers_only(read)
+
+
+@pytest.mark.parametrize("value", [2.5, "2", True, None, 1e400])
+def test_a_count_that_is_no_whole_number_is_still_refused(value: object) -> None:
+    problems = refused(parse_round, {"round": 1, "sides": [{"name": "Us", "clean_books": value}]})
+
+    assert [problem["message"] for problem in problems] == [
+        "Us: clean books must be a whole number, such as 0 or 2."
+    ]
+
+
+@pytest.mark.parametrize(
     ("sent", "count"), [(2, 2), (0, 0), (True, 1), (False, 0)], ids=["2", "0", "true", "false"]
 )
 def test_deal_bonuses_are_a_count_of_players_and_a_flag_still_counts_one(
@@ -295,7 +354,7 @@ def test_a_sides_problems_name_the_side_by_its_index() -> None:
 
 def test_melds_read_rank_and_counts_with_the_rank_written_either_way() -> None:
     melds = parse_melds(
-        [{"rank": "k", "naturals": 3, "jokers": 1}, {"rank": " Wild ", "twos": 3}, {"rank": "10"}]
+        [{"rank": "k", "naturals": 3, "jokers": 1.0}, {"rank": " Wild ", "twos": 3}, {"rank": "10"}]
     )
 
     assert melds == [Meld("K", naturals=3, jokers=1), Meld("wild", twos=3), Meld("10")]
@@ -318,7 +377,7 @@ def test_melds_of_the_wrong_shape_are_refused(melds: object, field: str) -> None
     assert fields_of(refused(parse_melds, melds)) == [(None, field)]
 
 
-@pytest.mark.parametrize(("body", "expected"), [({}, 1), ({"round": 3}, 3)])
+@pytest.mark.parametrize(("body", "expected"), [({}, 1), ({"round": 3}, 3), ({"round": 3.0}, 3)])
 def test_an_optional_integer_falls_back_to_its_default(body: dict[str, Any], expected: int) -> None:
     assert optional_integer(body, "round") == expected
 
