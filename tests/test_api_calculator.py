@@ -149,7 +149,8 @@ def test_the_worked_example_scores_2565_825_and_minus_240(post: Post) -> None:
 def test_whole_numbers_written_with_a_decimal_point_score_as_those_numbers(post: Post) -> None:
     # JSON Schema's integer takes 2.0, so the API does.
     side = {**US, "clean_books": 2.0, "melded_points": 765.0, "red_threes": 1.0}
-    body = {**ISSUE_EXAMPLE, "round": 2.0, "players": 4.0, "sides": [side]}
+    rules = {"preset": "standard", "overrides": {"going_out_bonus": 200.0}}
+    body = {**ISSUE_EXAMPLE, "rules": rules, "round": 2.0, "players": 4.0, "sides": [side]}
 
     response = post("score", body)
 

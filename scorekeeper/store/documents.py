@@ -39,7 +39,7 @@ from pydantic_core.core_schema import CoreSchema
 
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.labels import field_label
-from scorekeeper.domain.problems import N_, Problem, ProblemsError
+from scorekeeper.domain.problems import N_, Problem, ProblemsError, as_whole_number
 from scorekeeper.domain.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -71,21 +71,16 @@ class Body(BaseModel):
 B = TypeVar("B", bound=Body)
 
 
-def _whole(value: object) -> object:
-    """Take a whole number written with a decimal point, 2.0, as JSON Schema's integer does."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
 def _given(value: object) -> object:
     """Read a null as a value left out, which a required field is told it needs."""
     if value is None:
         raise PydanticKnownError("missing")
-    return _whole(value)
+    return as_whole_number(value)
 
 
 def _flag_or_whole(value: object) -> object:
     """Count a flag as exports before counts did: true counts 1 and false 0."""
-    return int(value) if isinstance(value, bool) else _whole(value)
+    return int(value) if isinstance(value, bool) else as_whole_number(value)
 
 
 def documented(default: Any = PydanticUndefined, **schema: JsonValue) -> Any:
@@ -94,7 +89,7 @@ def documented(default: Any = PydanticUndefined, **schema: JsonValue) -> Any:
     return Field(default=default, json_schema_extra=schema)
 
 
-Whole = Annotated[int, BeforeValidator(_whole)]
+Whole = Annotated[int, BeforeValidator(as_whole_number)]
 Count = Annotated[Whole, documented(minimum=0)]
 RoundNumber = Annotated[int, BeforeValidator(_given), documented(minimum=1)]
 FlagOrCount = Annotated[
