@@ -146,6 +146,31 @@ def test_the_worked_example_scores_2565_825_and_minus_240(post: Post) -> None:
         assert side["breakdown"]["leftover"] <= 0
 
 
+def test_whole_numbers_written_with_a_decimal_point_score_as_those_numbers(post: Post) -> None:
+    # JSON Schema's integer takes 2.0, so the API does.
+    side = {**US, "clean_books": 2.0, "melded_points": 765.0, "red_threes": 1.0}
+    rules = {"preset": "standard", "overrides": {"going_out_bonus": 200.0}}
+    body = {**ISSUE_EXAMPLE, "rules": rules, "round": 2.0, "players": 4.0, "sides": [side]}
+
+    response = post("score", body)
+
+    assert response.status_code == 200
+    assert response.json == post("score", ISSUE_EXAMPLE).json
+
+
+@pytest.mark.parametrize("count", [2.5, "2", True], ids=["fraction", "text", "true"])
+def test_a_count_that_is_no_whole_number_is_refused_however_it_is_written(
+    post: Post, count: object
+) -> None:
+    response = post("score", {"round": 2, "sides": [{"name": "Us", "clean_books": count}]})
+
+    assert response.status_code == 422
+    assert errors_of(response) == [(0, "clean_books")]
+    assert response.json["errors"][0]["message"] == (
+        "Us: clean books must be a whole number, such as 0 or 2."
+    )
+
+
 def test_only_the_round_and_side_names_are_required(post: Post) -> None:
     response = post("score", {"round": 1, "sides": [{"name": "Us"}, {"name": "Them"}]})
 
@@ -520,6 +545,17 @@ def test_the_issues_meld_check_example_meets_the_minimum(post: Post) -> None:
         "short_by": 0,
         "melds": [{"valid": True, "points": 80, "problems": []}],
     }
+
+
+def test_a_meld_checks_whole_numbers_written_with_a_decimal_point(post: Post) -> None:
+    melds = [{"rank": "K", "naturals": 3.0, "twos": 0.0, "jokers": 1.0}]
+
+    response = post(
+        "meld-check", {**MELD_CHECK, "round": 1.0, "running_score": 0.0, "melds": melds}
+    )
+
+    assert response.status_code == 200
+    assert response.json == post("meld-check", MELD_CHECK).json
 
 
 def test_melds_short_of_the_minimum_say_by_how_much(post: Post) -> None:

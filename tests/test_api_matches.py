@@ -338,6 +338,22 @@ def test_an_impossible_round_is_refused_and_nothing_is_stored(
     assert read(client, match)["version"] == 1
 
 
+def test_a_round_written_with_whole_numbers_as_decimals_is_stored_with_whole_numbers(
+    client: FlaskClient, match: StoredMatch, enter: Send
+) -> None:
+    counted = {"clean_books": 1.0, "melded": {"aces": 10.0, "eights_to_kings": 10.0}}
+    response = client.post(
+        f"/api/v1/matches/{match.public_id}/rounds",
+        json={"round": 1.0, "sides": [{**WENT_OUT, "melded_points": 765.0}, counted]},
+        headers=bearer(match),
+    )
+
+    assert response.status_code == 201
+    us, them = (side["entry"] for side in read(client, match)["rounds"][0]["sides"])
+    assert (us["melded_points"], them["clean_books"], them["melded"]["aces"]) == (765, 1, 10)
+    assert all(type(value) is int for value in [*them["melded"].values(), us["melded_points"]])
+
+
 def test_more_books_than_the_decks_make_are_refused_where_their_cards_are_worth_nothing(
     app: Flask, create_match: CreateMatch, enter: Send
 ) -> None:

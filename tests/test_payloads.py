@@ -1,32 +1,76 @@
-"""JSON bodies into domain inputs, with a problem for every field of the wrong shape."""
+"""JSON bodies read by their declarations into domain inputs, with a problem for every field of
+the wrong shape, told in the project's own messages."""
 
 from __future__ import annotations
 
+import dataclasses
 from gettext import NullTranslations
 from typing import Any
 
 import pytest
 
-from scorekeeper.domain.entries import CardCounts, SideEntry
+from scorekeeper.api.schemas import MeldCheckRequest, ScoreRequest
+from scorekeeper.domain.entries import (
+    COUNT_KEYS,
+    MELDED_COUNT_KEYS,
+    CardCounts,
+    RoundEntry,
+    SideEntry,
+)
 from scorekeeper.domain.labels import field_label
 from scorekeeper.domain.melds import Meld
-from scorekeeper.domain.payloads import (
-    optional_integer,
-    parse_melds,
-    parse_round,
-    parse_rules,
-    parse_side,
-)
 from scorekeeper.domain.problems import NP_, Problem, ProblemsError
-from scorekeeper.domain.rules import PRESETS, build_rules
+from scorekeeper.domain.rules import PRESETS, RuleSet, build_rules
 from scorekeeper.domain.setup import MAX_NAME_LENGTH
+from scorekeeper.store.documents import CardsLeft, EnteredRound, MeldedCards, validated
 
 
-def refused(parse: Any, *args: Any, **kwargs: Any) -> list[dict[str, object]]:
+def refused(parse: Any, *args: Any) -> list[dict[str, object]]:
     """Return the problems `parse` raises, as the API shows them."""
     with pytest.raises(ProblemsError) as raised:
-        parse(*args, **kwargs)
+        parse(*args)
     return [problem.as_dict() for problem in raised.value.problems]
+
+
+def parse_rules(rules: object) -> RuleSet:
+    """Return the rules of a body that gives them, as the meld checker reads them."""
+    body = validated(MeldCheckRequest, {"rules": rules, "melds": [{"rank": "K"}]})
+    return body.given_rules.rule_set()
+
+
+def parse_round(body: dict[str, Any]) -> RoundEntry:
+    """Return the entry of a calculator's round, which names its sides."""
+    return validated(ScoreRequest, body).entry()
+
+
+def parse_side(side: object, index: int) -> tuple[SideEntry, list[Problem]]:
+    """Return side `index` of a round, or the problems of its fields, as a round of a stored
+    match reads it."""
+    sides: list[object] = [{}] * index + [side]
+    try:
+        entry = validated(EnteredRound, {"round": 1, "sides": sides}).entry()
+    except ProblemsError as error:
+        return SideEntry(), error.problems
+    return entry.sides[index], []
+
+
+def parse_melds(melds: object) -> list[Meld]:
+    return [meld.meld() for meld in validated(MeldCheckRequest, {"melds": melds}).melds]
+
+
+def optional_integer(body: dict[str, Any], key: str) -> int:
+    """Return the round of a meld check, which is 1 unless given."""
+    value: int = getattr(validated(MeldCheckRequest, {**body, "melds": [{"rank": "K"}]}), key)
+    return value
+
+
+def whole_numbers_only(value: object) -> bool:
+    """Tell whether a domain input holds no float, which equals a whole number in a test."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.astuple(value)
+    if isinstance(value, tuple):
+        return all(map(whole_numbers_only, value))
+    return not isinstance(value, float)
 
 
 def fields_of(problems: list[dict[str, object]]) -> list[tuple[object, object]]:
@@ -116,6 +160,11 @@ def test_every_side_field_but_the_name_is_optional() -> None:
     assert entry.player_count == 2
 
 
+def test_counted_cards_take_the_keys_of_the_domains_counts() -> None:
+    assert tuple(MeldedCards.model_fields) == MELDED_COUNT_KEYS
+    assert tuple(CardsLeft.model_fields) == COUNT_KEYS
+
+
 def test_melded_and_leftover_cards_can_be_counted_by_kind() -> None:
     side = {
         "name": "Us",
@@ -135,7 +184,7 @@ def test_melded_and_leftover_cards_can_be_counted_by_kind() -> None:
     ("side", "field"),
     [
         pytest.param({"clean_books": 1.5}, "clean_books", id="fractional books"),
-        pytest.param({"melded_points": 765.0}, "melded_points", id="points as a decimal"),
+        pytest.param({"melded_points": 765.5}, "melded_points", id="points as a fraction"),
         pytest.param({"red_threes": "1"}, "red_threes", id="count as text"),
         pytest.param({"red_threes_held": True}, "red_threes_held", id="count as a flag"),
         pytest.param({"running_score": None}, "running_score", id="null score"),
@@ -198,7 +247,7 @@ def test_a_side_that_is_not_an_object_is_refused_once() -> None:
 
 
 def test_a_round_entry_may_leave_names_out_where_the_sides_are_known() -> None:
-    entry = parse_round({"round": 1, "sides": [{"melded_points": 60}]}, sides_required=False)
+    entry = validated(EnteredRound, {"round": 1, "sides": [{"melded_points": 60}]}).entry()
 
     assert entry.sides == (SideEntry(melded=60),)
 
@@ -212,7 +261,7 @@ def test_a_round_entry_may_leave_names_out_where_the_sides_are_known() -> None:
         pytest.param({"round": 1, "sides": []}, "sides", id="empty sides"),
         pytest.param({"round": 1, "sides": {"name": "Us"}}, "sides", id="sides an object"),
         pytest.param(
-            {"round": 1, "players": 4.0, "sides": [{"name": "Us"}]}, "players", id="players"
+            {"round": 1, "players": 4.5, "sides": [{"name": "Us"}]}, "players", id="players"
         ),
     ],
 )
@@ -234,20 +283,68 @@ def test_every_wrong_field_of_every_side_is_reported_at_once() -> None:
 
 
 @pytest.mark.parametrize(
+    ("body", "read"),
+    [
+        pytest.param({"round": 2.0}, {"round_number": 2}, id="round"),
+        pytest.param({"players": 4.0}, {"players": 4}, id="players"),
+        pytest.param({"side_players": [2.0, 2]}, {"side_players": (2, 2)}, id="side players"),
+    ],
+)
+def test_a_whole_number_written_with_a_decimal_point_is_taken_as_a_whole_number(
+    body: dict[str, Any], read: dict[str, object]
+) -> None:
+    entry = parse_round({"round": 1, "sides": [{"name": "Us"}, {"name": "Them"}], **body})
+
+    assert {key: getattr(entry, key) for key in read} == read
+    assert whole_numbers_only(entry)
+
+
+@pytest.mark.parametrize(
+    ("side", "entry"),
+    [
+        ({"clean_books": 2.0}, SideEntry(name="Us", clean_books=2)),
+        ({"melded_points": 765.0}, SideEntry(name="Us", melded=765)),
+        ({"melded": {"aces": 3.0}}, SideEntry(name="Us", melded=CardCounts(aces=3))),
+        (
+            {"leftover": {"black_threes": 1.0}},
+            SideEntry(name="Us", leftover=CardCounts(black_threes=1)),
+        ),
+        ({"deal_bonus": 1.0}, SideEntry(name="Us", deal_bonus=1)),
+        ({"running_score": -40.0}, SideEntry(name="Us", running_score=-40)),
+    ],
+)
+def test_a_sides_whole_number_may_be_written_with_a_decimal_point(
+    side: dict[str, Any], entry: SideEntry
+) -> None:
+    [read] = parse_round({"round": 1, "sides": [{"name": "Us", **side}]}).sides
+
+    assert read == entry
+    assert whole_numbers_only(read)
+
+
+@pytest.mark.parametrize("value", [2.5, "2", True, None, 1e400])
+def test_a_count_that_is_no_whole_number_is_still_refused(value: object) -> None:
+    problems = refused(parse_round, {"round": 1, "sides": [{"name": "Us", "clean_books": value}]})
+
+    assert [problem["message"] for problem in problems] == [
+        "Us: clean books must be a whole number, such as 0 or 2."
+    ]
+
+
+@pytest.mark.parametrize(
     ("sent", "count"), [(2, 2), (0, 0), (True, 1), (False, 0)], ids=["2", "0", "true", "false"]
 )
 def test_deal_bonuses_are_a_count_of_players_and_a_flag_still_counts_one(
     sent: object, count: int
 ) -> None:
-    side, problems = parse_side({"name": "Us", "deal_bonus": sent}, 0, name_required=True)
+    side, problems = parse_side({"name": "Us", "deal_bonus": sent}, 0)
 
     assert (side.deal_bonus, problems) == (count, [])
 
 
-def test_parse_side_returns_the_side_and_its_problems() -> None:
-    side, problems = parse_side({"name": "Us", "wild_books": "one"}, 2, name_required=True)
+def test_a_sides_problems_name_the_side_by_its_index() -> None:
+    _, problems = parse_side({"name": "Us", "wild_books": "one"}, 2)
 
-    assert side == SideEntry(name="Us")
     assert [problem.side for problem in problems] == [2]
     assert isinstance(problems[0], Problem)
 
@@ -257,7 +354,7 @@ def test_parse_side_returns_the_side_and_its_problems() -> None:
 
 def test_melds_read_rank_and_counts_with_the_rank_written_either_way() -> None:
     melds = parse_melds(
-        [{"rank": "k", "naturals": 3, "jokers": 1}, {"rank": " Wild ", "twos": 3}, {"rank": "10"}]
+        [{"rank": "k", "naturals": 3, "jokers": 1.0}, {"rank": " Wild ", "twos": 3}, {"rank": "10"}]
     )
 
     assert melds == [Meld("K", naturals=3, jokers=1), Meld("wild", twos=3), Meld("10")]
@@ -280,14 +377,14 @@ def test_melds_of_the_wrong_shape_are_refused(melds: object, field: str) -> None
     assert fields_of(refused(parse_melds, melds)) == [(None, field)]
 
 
-@pytest.mark.parametrize(("body", "expected"), [({}, 1), ({"round": 3}, 3)])
+@pytest.mark.parametrize(("body", "expected"), [({}, 1), ({"round": 3}, 3), ({"round": 3.0}, 3)])
 def test_an_optional_integer_falls_back_to_its_default(body: dict[str, Any], expected: int) -> None:
-    assert optional_integer(body, "round", default=1) == expected
+    assert optional_integer(body, "round") == expected
 
 
 @pytest.mark.parametrize("value", ["3", 3.5, None, True])
 def test_an_optional_integer_of_the_wrong_type_is_refused(value: object) -> None:
-    problems = refused(optional_integer, {"round": value}, "round", default=1)
+    problems = refused(optional_integer, {"round": value}, "round")
 
     assert fields_of(problems) == [(None, "round")]
 
@@ -308,7 +405,7 @@ class French(NullTranslations):
 
 
 def test_a_side_problem_is_translated_with_its_side_and_its_message() -> None:
-    _, [problem] = parse_side({"name": "Nous", "went_out": "oui"}, 1, name_required=True)
+    _, [problem] = parse_side({"name": "Nous", "went_out": "oui"}, 1)
 
     assert problem.message(French()) == "Nous : went out doit être vrai ou faux."
 

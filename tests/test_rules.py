@@ -316,6 +316,22 @@ def test_overrides_turn_into_the_domains_types() -> None:
     assert rules.going_out_requires == BookCounts(clean=1, dirty=1)
 
 
+def test_a_setting_written_with_a_decimal_point_is_the_whole_number_it_writes() -> None:
+    # JSON Schema's integer takes 2.0, and the OpenAPI document says the settings are integers.
+    written = {"going_out_bonus": 200.0, "card_values": {"joker": 40.0}, "meld_minimums": [60.0]}
+
+    rules = build_rules("standard", {**written, "rounds": 1.0})
+
+    assert rules == build_rules(
+        "standard",
+        {"going_out_bonus": 200, "card_values": {"joker": 40}, "meld_minimums": [60], "rounds": 1},
+    )
+    numbers = (rules.going_out_bonus, rules.card_values.joker, *rules.meld_minimums, rules.rounds)
+    assert all(type(number) is int for number in numbers)
+    with pytest.raises(ProblemsError):
+        build_rules("standard", {"going_out_bonus": 200.5})
+
+
 # RULES.md section 5, "Variants other tables play", and the ja-gamerules variations of section 4.
 TABLE_VARIANTS = {
     "red threes +100 melded or not": {"red_three_unmelded": 100},

@@ -1,4 +1,5 @@
-"""The JSON API, version 1: its blueprint, its error answers and how it reads a JSON body.
+"""The JSON API, version 1: its blueprint, its error answers, how it reads a JSON body and
+answers one.
 
 The routes join `bp` from `calculator` (nothing stored) and `matches` (stored matches).
 """
@@ -10,13 +11,14 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
+from pydantic import BaseModel
 from werkzeug.exceptions import BadRequest, HTTPException
 
 from scorekeeper.domain.problems import N_, ProblemsError
 from scorekeeper.extensions import csrf
 from scorekeeper.i18n import http_error_message, problem_dict
 from scorekeeper.serving.http import error_page, with_error_headers
-from scorekeeper.store.exports import unknown_keys
+from scorekeeper.store.documents import B, validated
 
 API_PATHS = "/api/"
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -65,9 +67,8 @@ def _http_error(error: HTTPException) -> Response:
     return with_error_headers(response, error)
 
 
-def json_body(known: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """Return the request's JSON object, or raise `BadRequestBody`; with `known`, raise
-    `ProblemsError` for any other key, as the OpenAPI document forbids them."""
+def json_body() -> dict[str, Any]:
+    """Return the request's JSON object, or raise `BadRequestBody`."""
     if not request.is_json:
         raise BadRequestBody(NOT_JSON)
     try:
@@ -76,6 +77,15 @@ def json_body(known: tuple[str, ...] | None = None) -> dict[str, Any]:
         raise BadRequestBody(UNREADABLE_JSON) from None
     if not isinstance(body, dict):
         raise BadRequestBody(NOT_AN_OBJECT)
-    if known is not None and (problems := unknown_keys(body, known)):
-        raise ProblemsError(problems)
     return body
+
+
+def body_as(model: type[B]) -> B:
+    """Return the request's JSON object read into `model`; raise `ProblemsError` with each field
+    of the wrong shape."""
+    return validated(model, json_body())
+
+
+def answer(body: BaseModel) -> Response:
+    """Return `body` as the JSON answer."""
+    return jsonify(body.model_dump(mode="json"))

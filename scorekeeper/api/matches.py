@@ -9,35 +9,35 @@ Idempotency-Key applies once, however often it is retried.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from flask import Response, abort, current_app, jsonify, request, send_file, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import PreconditionRequired, Unauthorized
 
 from scorekeeper import store
-from scorekeeper.api import bp, error_list, json_body
-from scorekeeper.api.calculator import round_score_json
+from scorekeeper.api import answer, body_as, bp, error_list, json_body
+from scorekeeper.api.schemas import (
+    CreatedMatch,
+    CreateMatchRequest,
+    Error,
+    RotatedToken,
+    RoundEdit,
+    StaleRound,
+    StoredRound,
+)
+from scorekeeper.api.schemas import Match as MatchAnswer
 from scorekeeper.domain.entries import RoundEntry
-from scorekeeper.domain.payloads import parse_round, parse_rules
-from scorekeeper.domain.problems import N_, Problem, ProblemsError, is_whole_number
-from scorekeeper.domain.rules import DEFAULT_PRESET
+from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.i18n import LANGUAGES, problem_dict
 from scorekeeper.serving import rate_limit
 from scorekeeper.serving.security import hand_out_token
-from scorekeeper.store import CreatedMatch, MatchView, ScoredRound
-from scorekeeper.store.exports import (
-    ROUND_KEYS,
-    language_problems,
-    side_entry_json,
-    side_setup_problems,
-    unknown_keys,
-)
+from scorekeeper.store import ScoredRound
+from scorekeeper.store.documents import EnteredRound
+from scorekeeper.store.exports import language_problems
 from scorekeeper.store.models import Match
 
-CREATE_KEYS = ("name", "rules", "sides", "language")
 IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
@@ -49,8 +49,8 @@ def _stale(error: store.StaleVersion) -> tuple[Response, int]:
         round=current.number,
         version=current.version,
     )
-    errors = [{"side": None, "field": "If-Match", "message": message}]
-    response = jsonify(errors=errors, current=scored_round_json(current))
+    errors = [Error(side=None, field="If-Match", message=message)]
+    response = answer(StaleRound(errors=errors, current=StoredRound.of(current)))
     response.set_etag(str(current.version))
     return response, 412
 
@@ -89,29 +89,18 @@ def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
 
 @bp.post("/matches")
 def create_match() -> tuple[Response, int, dict[str, str]]:
-    body = json_body()
-    language = body.get("language")
-    problems = (
-        unknown_keys(body, CREATE_KEYS)
-        + side_setup_problems(body.get("sides"))
-        + language_problems(language, LANGUAGES)
-    )
-    if problems:
+    body = body_as(CreateMatchRequest)
+    if problems := language_problems(body.language, LANGUAGES):
         raise ProblemsError(problems)
-    name = body.get("name")
+    rules = body.given_rules
     created = store.create_match(
-        name if isinstance(name, str) else "",  # anything else is refused as an empty name
-        _preset_key(body.get("rules")),
-        parse_rules(body.get("rules")),
-        store.side_specs(body.get("sides")),
-        language=language,
+        body.name,
+        rules.preset,
+        rules.rule_set(),
+        [side.spec() for side in body.sides],
+        language=body.language,
     )
     return _created(created)
-
-
-def _preset_key(rules: object) -> str:
-    preset = rules.get("preset") if isinstance(rules, Mapping) else None
-    return preset if isinstance(preset, str) else DEFAULT_PRESET
 
 
 @bp.post("/matches/import")
@@ -119,17 +108,17 @@ def import_match() -> tuple[Response, int, dict[str, str]]:
     return _created(store.import_match(json_body()))
 
 
-def _created(created: CreatedMatch) -> tuple[Response, int, dict[str, str]]:
+def _created(created: store.CreatedMatch) -> tuple[Response, int, dict[str, str]]:
     public_id = created.match.public_id
-    body = {
-        "id": public_id,
-        "edit_token": created.edit_token,
-        "edit_url": _edit_url(public_id, created.edit_token),
-        "view_url": url_for("matches.view", public_id=public_id, _external=True),
-    }
+    body = CreatedMatch(
+        id=public_id,
+        edit_token=created.edit_token,
+        edit_url=_edit_url(public_id, created.edit_token),
+        view_url=url_for("matches.view", public_id=public_id, _external=True),
+    )
     location = url_for("api.get_match", public_id=public_id, _external=True)
     hand_out_token()
-    return jsonify(body), 201, {"Location": location}
+    return answer(body), 201, {"Location": location}
 
 
 def _edit_url(public_id: str, token: str) -> str:
@@ -150,7 +139,7 @@ def rotate_token(public_id: str) -> Response:
         )
     except store.TokenRefused:
         _wrong_token()
-    return jsonify(edit_token=token, edit_url=_edit_url(public_id, token))
+    return answer(RotatedToken(edit_token=token, edit_url=_edit_url(public_id, token)))
 
 
 @bp.get("/matches/<public_id:public_id>")
@@ -161,7 +150,7 @@ def get_match(public_id: str) -> Response:
     else:
         match = _match(public_id)
         version = match.version
-        response = jsonify(match_json(store.match_view(match)))
+        response = answer(MatchAnswer.of(store.match_view(match)))
     response.set_etag(str(version))
     response.cache_control.no_cache = True
     return response
@@ -176,39 +165,6 @@ def _version_held(public_id: str) -> int | None:
     if version is None:
         _no_such_match()
     return version if request.if_none_match.contains_weak(str(version)) else None
-
-
-def match_json(view: MatchView) -> dict[str, Any]:
-    """Return a match as the API shows it: rules, sides, scored rounds, totals and result."""
-    match, standings = view.match, view.standings
-    return {
-        "id": match.public_id,
-        "name": match.name,
-        "preset": match.preset,
-        "rules": match.settings,
-        "language": match.language,
-        "version": match.version,
-        "created_at": match.created_at.isoformat(),
-        "updated_at": match.updated_at.isoformat(),
-        "sides": [
-            {"name": side.name, "players": [player.name for player in side.players]}
-            for side in match.sides
-        ],
-        "rounds": [
-            {**scored_round_json(scored), "running_totals": list(totals)}
-            for scored, totals in zip(view.rounds, standings.running_totals, strict=True)
-        ],
-        "totals": list(standings.totals),
-        "next_round": view.next_round,
-        "next_meld_minimums": _list_or_none(standings.next_meld_minimums),
-        "finished": standings.finished,
-        "winner": None if standings.winner is None else view.side_names[standings.winner],
-        "draw": standings.draw,
-    }
-
-
-def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
-    return None if values is None else list(values)
 
 
 # -- Rounds --------------------------------------------------------------------------------------
@@ -257,38 +213,13 @@ def _operation_id() -> str | None:
 
 def _round_body(number: int | None = None) -> RoundEntry:
     """Return the entry of a round's body; in an edit, its round number is the URL's."""
-    body = json_body()
-    problems = unknown_keys(body, ROUND_KEYS)
-    if number is not None:
-        problems += _round_number_problems(body, number)
-    if problems:
-        raise ProblemsError(problems)
-    return parse_round(body, sides_required=False)
-
-
-def _round_number_problems(body: dict[str, Any], number: int) -> list[Problem]:
-    """Refuse an edit's body that names another round; one naming none is the URL's round. A
-    round that is no whole number is told so where the entry is read."""
-    given = body.get("round")
-    if given is None:
-        body["round"] = number
-    elif is_whole_number(given) and given != number:
-        template = N_("round is %(given)s, but this is round %(round)s: send its own number.")
-        return [Problem("round", template, {"given": given, "round": number})]
-    return []
-
-
-def scored_round_json(scored: ScoredRound) -> dict[str, Any]:
-    """Return a stored round: its score and breakdown per side, with the entry behind it."""
-    score = round_score_json(scored.score)
-    for side_json, entry in zip(score["sides"], scored.entry.sides, strict=True):
-        side_json["running_score"] = entry.running_score
-        side_json["entry"] = side_entry_json(entry)
-    return {"version": scored.version, **score}
+    if number is None:
+        return body_as(EnteredRound).entry()
+    return body_as(RoundEdit).entry(number)
 
 
 def _round_response(scored: ScoredRound) -> Response:
-    response = jsonify(scored_round_json(scored))
+    response = answer(StoredRound.of(scored))
     response.set_etag(str(scored.version))
     return response
 

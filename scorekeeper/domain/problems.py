@@ -127,6 +127,12 @@ def is_whole_number(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def as_whole_number(value: object) -> object:
+    """Return a whole number written with a decimal point, 2.0, as that number, as JSON
+    Schema's integer takes it; any other value as it is, for the checks to judge."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def _shown(value: object, translations: Translations, number: Callable[[int], str]) -> object:
     if isinstance(value, Term):
         return translations.gettext(value)

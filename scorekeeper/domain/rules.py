@@ -16,6 +16,7 @@ from scorekeeper.domain.problems import (
     ProblemsError,
     Template,
     Term,
+    as_whole_number,
     is_whole_number,
 )
 
@@ -402,6 +403,7 @@ class IntegerRange:
         return isinstance(value, int) and self.low <= value <= self.high and not value % self.step
 
     def parse(self, key: str, value: object) -> tuple[Any, list[Problem]]:
+        value = as_whole_number(value)
         if not is_whole_number(value):
             return None, [_problem(key, N_("%(setting)s must be a whole number."))]
         if not self.low <= value <= self.high:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -19,18 +19,24 @@ from scorekeeper.domain.entries import (
     RoundEntry,
     SideEntry,
 )
-from scorekeeper.domain.payloads import parse_round
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet, build_rules
 from scorekeeper.domain.scoring import Breakdown
+from scorekeeper.store.documents import (
+    FORMAT,
+    FORMAT_VERSION,
+    EnteredRound,
+    MatchExport,
+    RoundSide,
+    Settings,
+    SideSetup,
+    validated,
+)
+from scorekeeper.store.matches import sides_of
 
 if TYPE_CHECKING:
     from scorekeeper.store.scores import MatchView
 
-FORMAT = "scorekeeper-match"
-FORMAT_VERSION = 1
-SIDE_SETUP_KEYS = ("name", "players")
-ROUND_KEYS = ("round", "sides")
 _BREAKDOWN_KEYS = tuple(f.name for f in fields(Breakdown))
 CSV_COLUMNS = (
     "round",
@@ -54,29 +60,6 @@ CSV_COLUMNS = (
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def unknown_keys(data: object, known: tuple[str, ...], prefix: str = "") -> list[Problem]:
-    """Return a problem for every key of a JSON object that is not one of `known`."""
-    if not isinstance(data, Mapping):
-        return []
-    template = N_("%(field)s is not a field of this request; remove it or check its spelling.")
-    return [
-        Problem(f"{prefix}{key}", template, {"field": f"{prefix}{key}"})
-        for key in data
-        if key not in known
-    ]
-
-
-def side_setup_problems(sides: object) -> list[Problem]:
-    """Return a problem for every unknown key in the objects of a match's sides."""
-    if not isinstance(sides, list):
-        return []
-    return [
-        problem
-        for index, side in enumerate(sides)
-        for problem in unknown_keys(side, SIDE_SETUP_KEYS, f"sides[{index}].")
-    ]
-
-
 def counts_json(cards: CardCounts, keys: tuple[str, ...]) -> dict[str, int]:
     """Return card counts under `keys`, as the API and the database hold them."""
     return {key: getattr(cards, key) for key in keys}
@@ -84,46 +67,27 @@ def counts_json(cards: CardCounts, keys: tuple[str, ...]) -> dict[str, int]:
 
 def side_entry_json(side: SideEntry) -> dict[str, Any]:
     """Return a side's entry as the API takes it, so that it reads back to the same entry."""
-    return {
-        **({"name": side.name} if side.name else {}),  # the API refuses an empty name
-        "clean_books": side.clean_books,
-        "dirty_books": side.dirty_books,
-        "wild_books": side.wild_books,
-        **_cards_json("melded", side.melded, MELDED_COUNT_KEYS),
-        "red_threes": side.red_threes,
-        "red_threes_held": side.red_threes_held,
-        "went_out": side.went_out,
-        **_cards_json("leftover", side.leftover, COUNT_KEYS),
-        "deal_bonus": side.deal_bonus,
-    }
-
-
-def _cards_json(key: str, cards: int | CardCounts, keys: tuple[str, ...]) -> dict[str, Any]:
-    if isinstance(cards, CardCounts):
-        return {key: counts_json(cards, keys)}
-    return {f"{key}_points": cards}
+    return RoundSide.of(side).model_dump()
 
 
 def match_document(view: MatchView) -> dict[str, Any]:
     """Return the complete, re-importable export of a match."""
     match = view.match
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "name": match.name,
-        "preset": match.preset,
-        "settings": match.settings,
-        "language": match.language,
-        "created_at": match.created_at.isoformat(),
-        "sides": [
-            {"name": side.name, "players": [player.name for player in side.players]}
-            for side in match.sides
-        ],
-        "rounds": [
-            {"round": scored.number, "sides": [side_entry_json(s) for s in scored.entry.sides]}
+    document = MatchExport(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        name=match.name,
+        preset=match.preset,
+        settings=Settings(match.settings),
+        language=match.language,
+        created_at=match.created_at.isoformat(),
+        sides=[SideSetup.of(side) for side in sides_of(match)],
+        rounds=[
+            EnteredRound(round=scored.number, sides=[RoundSide.of(s) for s in scored.entry.sides])
             for scored in view.rounds
         ],
-    }
+    )
+    return document.model_dump(mode="json")
 
 
 @dataclass(frozen=True)
@@ -134,7 +98,7 @@ class MatchDocument:
     preset: str
     rules: RuleSet
     language: str | None
-    sides: object
+    sides: list[dict[str, Any]]  # as a JSON body gives them to `side_specs`
     rounds: tuple[RoundEntry, ...]
     created_at: datetime | None  # when the exported match began, if the export says readably
 
@@ -154,22 +118,49 @@ def read_document(data: Mapping[str, Any], languages: Collection[str]) -> MatchD
     if data.get("format") != FORMAT or data.get("format_version") != FORMAT_VERSION:
         template = N_("This is not a match exported by scorekeeper (format %(format)s, version 1).")
         raise ProblemsError([Problem("format", template, {"format": FORMAT})])
-    problems = side_setup_problems(data.get("sides"))
-    rules = _read_rules(data, problems)
-    rounds = _read_rounds(data.get("rounds", []), problems)
-    language = data.get("language")
-    problems += language_problems(language, languages)
-    if problems or rules is None:
+    export = validated(MatchExport, data)
+    problems = _repeated_rounds(export.rounds) + language_problems(export.language, languages)
+    try:
+        rules = built_rules(export.preset, export.settings.root, under=("", "settings."))
+    except ProblemsError as error:
+        raise ProblemsError(error.problems + problems) from None
+    if problems:
         raise ProblemsError(problems)
     return MatchDocument(
-        name=_text(data.get("name")),
-        preset=_text(data.get("preset")),
+        name=export.name,
+        preset=export.preset,
         rules=rules,
-        language=language,
-        sides=data.get("sides"),
-        rounds=rounds,
-        created_at=_timestamp(data.get("created_at")),
+        language=export.language,
+        sides=[side.model_dump() for side in export.sides],
+        rounds=tuple(entered.entry() for entered in export.rounds),
+        created_at=_timestamp(export.created_at),
     )
+
+
+def built_rules(
+    preset: str, settings: Mapping[str, object] | None, *, under: tuple[str, str]
+) -> RuleSet:
+    """Return the preset's rules with `settings` applied; raise `ProblemsError` with each
+    problem placed under the prefix `under` gives the preset's field, or the settings'."""
+    try:
+        return build_rules(preset, settings)
+    except ProblemsError as error:
+        preset_at, settings_at = under
+        raise ProblemsError(
+            [
+                prefixed(problem, preset_at if problem.field == "preset" else settings_at)
+                for problem in error.problems
+            ]
+        ) from None
+
+
+def _repeated_rounds(rounds: Sequence[EnteredRound]) -> list[Problem]:
+    template = N_("Round %(round)s appears twice: keep one of them.")
+    return [
+        Problem(f"rounds[{index}].round", template, {"round": entered.round})
+        for index, entered in enumerate(rounds)
+        if any(earlier.round == entered.round for earlier in rounds[:index])
+    ]
 
 
 def _timestamp(value: object) -> datetime | None:
@@ -181,49 +172,6 @@ def _timestamp(value: object) -> datetime | None:
     if moment is not None and moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
     return moment
-
-
-def _text(value: object) -> str:
-    """Return a text value, or "" for anything else, which the name checks then refuse."""
-    return value if isinstance(value, str) else ""
-
-
-def _read_rules(data: Mapping[str, Any], problems: list[Problem]) -> RuleSet | None:
-    settings = data.get("settings")
-    if not isinstance(settings, Mapping):
-        template = N_("%(field)s must be an object of settings.")
-        problems.append(Problem("settings", template, {"field": "settings"}))
-        return None
-    try:
-        return build_rules(_text(data.get("preset")), settings)
-    except ProblemsError as error:
-        problems += [
-            prefixed(problem, "" if problem.field == "preset" else "settings.")
-            for problem in error.problems
-        ]
-        return None
-
-
-def _read_rounds(data: object, problems: list[Problem]) -> tuple[RoundEntry, ...]:
-    if not isinstance(data, list):
-        template = N_("%(field)s must be a list of rounds.")
-        problems.append(Problem("rounds", template, {"field": "rounds"}))
-        return ()
-    rounds: list[RoundEntry] = []
-    for index, item in enumerate(data):
-        problems += unknown_keys(item, ROUND_KEYS, f"rounds[{index}].")
-        try:
-            entry = parse_round(item if isinstance(item, Mapping) else {}, sides_required=False)
-        except ProblemsError as error:
-            problems += [prefixed(problem, f"rounds[{index}].") for problem in error.problems]
-            continue
-        if any(earlier.round_number == entry.round_number for earlier in rounds):
-            template = N_("Round %(round)s appears twice: keep one of them.")
-            problems.append(
-                Problem(f"rounds[{index}].round", template, {"round": entry.round_number})
-            )
-        rounds.append(entry)
-    return tuple(rounds)
 
 
 def prefixed(problem: Problem, prefix: str) -> Problem:
