@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 
 from scorekeeper import store
+from scorekeeper.documents import RoundSide
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.store.documents import RoundSide
 from scorekeeper.store.exports import CSV_COLUMNS, read_document, side_entry_json
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here

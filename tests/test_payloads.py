@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.api.schemas import MeldCheckRequest, ScoreRequest
+from scorekeeper.documents import CardsLeft, EnteredRound, MeldedCards, validated
 from scorekeeper.domain.entries import (
     COUNT_KEYS,
     MELDED_COUNT_KEYS,
@@ -22,7 +23,6 @@ from scorekeeper.domain.melds import Meld
 from scorekeeper.domain.problems import NP_, Problem, ProblemsError
 from scorekeeper.domain.rules import PRESETS, RuleSet, build_rules
 from scorekeeper.domain.setup import MAX_NAME_LENGTH
-from scorekeeper.store.documents import CardsLeft, EnteredRound, MeldedCards, validated
 
 
 def refused(parse: Any, *args: Any) -> list[dict[str, object]]:

@@ -14,11 +14,11 @@ from flask_babel import gettext
 from pydantic import BaseModel
 from werkzeug.exceptions import BadRequest, HTTPException
 
+from scorekeeper.documents import B, validated
 from scorekeeper.domain.problems import N_, ProblemsError
 from scorekeeper.extensions import csrf
 from scorekeeper.i18n import http_error_message, problem_dict
 from scorekeeper.serving.http import error_page, with_error_headers
-from scorekeeper.store.documents import B, validated
 
 API_PATHS = "/api/"
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

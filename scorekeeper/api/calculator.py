@@ -19,13 +19,13 @@ from scorekeeper.api.schemas import (
     ScoreRequest,
     SideScore,
 )
+from scorekeeper.documents import Settings
 from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.domain.melds import check_melds
 from scorekeeper.domain.problems import Problem, ProblemsError
 from scorekeeper.domain.rules import PRESETS, RuleSet
 from scorekeeper.domain.scoring import score_round, scores_apart
 from scorekeeper.i18n import problem_dict, problem_message
-from scorekeeper.store.documents import Settings
 
 
 @bp.get("/presets")

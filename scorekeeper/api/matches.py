@@ -28,13 +28,13 @@ from scorekeeper.api.schemas import (
     StoredRound,
 )
 from scorekeeper.api.schemas import Match as MatchAnswer
+from scorekeeper.documents import EnteredRound
 from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.i18n import LANGUAGES, problem_dict
 from scorekeeper.serving import rate_limit
 from scorekeeper.serving.security import hand_out_token
 from scorekeeper.store import ScoredRound
-from scorekeeper.store.documents import EnteredRound
 from scorekeeper.store.exports import language_problems
 from scorekeeper.store.models import Match
 

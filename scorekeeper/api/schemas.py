@@ -1,6 +1,6 @@
 """The API's own request and answer bodies, built on the store's documents.
 
-Each is declared once: a request is read into it (`store.documents.validated`), an answer is one
+Each is declared once: a request is read into it (`documents.validated`), an answer is one
 dumped, and the OpenAPI document's schemas are generated from both (`api.openapi`).
 """
 
@@ -12,13 +12,7 @@ from typing import Annotated, Any, Self
 from pydantic import MISSING, Field
 
 from scorekeeper import store
-from scorekeeper.domain import melds as domain_melds
-from scorekeeper.domain import scoring
-from scorekeeper.domain.entries import RoundEntry
-from scorekeeper.domain.problems import N_, Problem, ProblemsError
-from scorekeeper.domain.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, SETTING_KEYS, RuleSet
-from scorekeeper.domain.validation import MIN_SIDES
-from scorekeeper.store.documents import (
+from scorekeeper.documents import (
     Body,
     EnteredRound,
     Language,
@@ -34,6 +28,12 @@ from scorekeeper.store.documents import (
     documented,
     side_entries,
 )
+from scorekeeper.domain import melds as domain_melds
+from scorekeeper.domain import scoring
+from scorekeeper.domain.entries import RoundEntry
+from scorekeeper.domain.problems import N_, Problem, ProblemsError
+from scorekeeper.domain.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, SETTING_KEYS, RuleSet
+from scorekeeper.domain.validation import MIN_SIDES
 from scorekeeper.store.exports import built_rules
 
 # -- Requests ------------------------------------------------------------------------------------

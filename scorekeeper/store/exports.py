@@ -12,6 +12,16 @@ from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper.documents import (
+    FORMAT,
+    FORMAT_VERSION,
+    EnteredRound,
+    MatchExport,
+    RoundSide,
+    Settings,
+    SideSetup,
+    validated,
+)
 from scorekeeper.domain.entries import (
     COUNT_KEYS,
     MELDED_COUNT_KEYS,
@@ -22,16 +32,6 @@ from scorekeeper.domain.entries import (
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet, build_rules
 from scorekeeper.domain.scoring import Breakdown
-from scorekeeper.store.documents import (
-    FORMAT,
-    FORMAT_VERSION,
-    EnteredRound,
-    MatchExport,
-    RoundSide,
-    Settings,
-    SideSetup,
-    validated,
-)
 from scorekeeper.store.matches import sides_of
 
 if TYPE_CHECKING:

@@ -17,11 +17,11 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
+from scorekeeper.documents import parse_round
 from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet
 from scorekeeper.domain.scoring import score_round
-from scorekeeper.store.documents import parse_round
 from scorekeeper.store.exports import side_entry_json
 from scorekeeper.store.models import Operation, db, utc_now
 from scorekeeper.store.scores import ScoredRound

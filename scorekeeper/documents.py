@@ -1,6 +1,7 @@
 """The JSON of rounds, of a match's sides and of the export, declared once as pydantic models.
 
-The API builds its bodies on these; the export and the kept operations read and write them. A
+The API builds its bodies on these; the store's export and import and its kept operations read
+and write them. They sit between the domain, whose values they carry, and the store. A
 model checks the shape of a body only: what a field may hold under the rules is the domain's to
 check, so that its messages tell it, and the limits it checks are documented here, not enforced.
 `validated` reads a body and tells each problem of shape in the project's own messages.
