@@ -24,19 +24,19 @@ POT := $(TRANSLATIONS)/messages.pot
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 PYBABEL := $(BIN)/pybabel
 
-.PHONY: run serve test lint bench soak system-run system-test system-bench clean
+.PHONY: run serve test lint bench soak static system-run system-test system-bench clean
 .PHONY: translations-extract translations-update translations-compile translations-init
 
-run: $(VENV)/.installed system-run instance/config.py translations-compile
+run: $(VENV)/.installed system-run instance/config.py translations-compile static
 	$(FLASK) db upgrade
 	$(FLASK) run --host 127.0.0.1 --port 5000
 
 # Production: SECRET_KEY (or instance/config.py) and DATABASE_URL come from the environment.
-serve: $(VENV)/.installed system-run translations-compile
+serve: $(VENV)/.installed system-run translations-compile static
 	$(FLASK) db upgrade
 	$(BIN)/gunicorn --config python:scorekeeper.serving.gunicorn_conf
 
-test: $(VENV)/.installed-test system-test translations-compile
+test: $(VENV)/.installed-test system-test translations-compile static
 	$(BIN)/ruff check scorekeeper stubs tests bench scripts
 	$(BIN)/ruff format --check scorekeeper stubs tests bench scripts
 	$(BIN)/mypy
@@ -51,7 +51,7 @@ test: $(VENV)/.installed-test system-test translations-compile
 # Each PDF's warm render time as a multiple of a plain table's, measured in the same run, and
 # the standings page, the view link's poll and round submissions under load, as ratios of
 # floors (wrk). `make bench BENCH=--quick` runs every step for a second, to see that it works.
-bench: $(VENV)/.installed system-bench translations-compile
+bench: $(VENV)/.installed system-bench translations-compile static
 	$(BIN)/python bench/pdf_bench.py
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
 		$(BIN)/python bench/web_bench.py $(BENCH) --postgres "$(POSTGRES_TEST_URL)"; \
@@ -61,7 +61,7 @@ bench: $(VENV)/.installed system-bench translations-compile
 
 # 50 clients x 200 edits, 20 kills during 1,000 writes each, long fuzzing; then on PostgreSQL.
 # One test at a time, unlike `make test`: each is a load of its own, which another beside it would skew.
-soak: $(VENV)/.installed-test system-test translations-compile
+soak: $(VENV)/.installed-test system-test translations-compile static
 	env -u DATABASE_URL SOAK=1 $(BIN)/pytest $(SOAK_TESTS)
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
 		DATABASE_URL="$(POSTGRES_TEST_URL)" SOAK=1 $(BIN)/pytest $(SOAK_TESTS); \
@@ -99,6 +99,12 @@ ifneq ($(origin LANG),command line)
 endif
 	$(PYBABEL) init --input-file $(POT) --output-dir $(TRANSLATIONS) --locale $(LANG)
 
+# Static files under content-hashed names, with gzip and brotli copies (serving/static_files.py);
+# the copies of an older version go first.
+static: $(VENV)/.installed
+	$(FLASK) digest clean >/dev/null
+	$(FLASK) digest compile >/dev/null
+
 system-run:
 	scripts/system-packages.sh $(RUN_PACKAGES)
 
@@ -124,4 +130,5 @@ instance/config.py:
 	$(BIN)/python -c "import secrets; print(f'SECRET_KEY = {secrets.token_hex()!r}')" > $@
 
 clean:
+	-$(FLASK) digest clean >/dev/null
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis $(POT) $(CATALOGS:.po=.mo)

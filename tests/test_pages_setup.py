@@ -219,7 +219,7 @@ def test_the_home_page_offers_a_new_match_and_this_devices_recent_matches(
 
     assert 'href="/matches/new"' in page
     assert "data-recent-list" in page
-    assert "recent.js" in page
+    assert re.search(r'src="/static/recent(-[0-9a-f]{32})?\.js"', page)
 
 
 def test_the_recent_matches_page_lists_what_the_browser_remembers(client: FlaskClient) -> None:

@@ -1,0 +1,44 @@
+"""Static files under content-hashed names, kept a year and compressed; pages compressed too."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.serving.static_files import IMMUTABLE
+
+
+def stylesheet_url(app: Flask) -> str:
+    with app.test_request_context():
+        return app.url_for("static", filename="style.css")
+
+
+def test_a_static_url_names_its_file_by_its_content(app: Flask) -> None:
+    assert re.fullmatch(r"/static/style-[0-9a-f]{32}\.css", stylesheet_url(app))
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_a_hashed_static_file_is_kept_a_year_and_sent_compressed(
+    app: Flask, client: FlaskClient, encoding: str
+) -> None:
+    with client.get(stylesheet_url(app), headers={"Accept-Encoding": encoding}) as response:
+        assert response.status_code == 200
+        assert response.headers["Cache-Control"] == IMMUTABLE
+        assert response.headers["Content-Encoding"] == encoding
+        assert response.headers["X-Content-Type-Options"] == "nosniff"  # as every response has
+
+
+def test_a_static_file_asked_for_by_its_plain_name_is_kept_a_minute(client: FlaskClient) -> None:
+    with client.get("/static/style.css") as response:
+        assert response.status_code == 200
+        assert response.headers["Cache-Control"] == "max-age=60, public"
+
+
+def test_a_page_is_sent_compressed_to_a_browser_that_takes_it(client: FlaskClient) -> None:
+    response = client.get("/", headers={"Accept-Encoding": "gzip, br"})
+
+    assert response.headers["Content-Encoding"] == "br"
+    assert "Accept-Encoding" in response.headers["Vary"]
