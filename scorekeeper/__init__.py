@@ -51,10 +51,11 @@ def create_app(
     import scorekeeper.api.matches  # noqa: F401
     from scorekeeper import api, cli, printing
     from scorekeeper.printing import pdf
-    from scorekeeper.web import language, matches, pages
+    from scorekeeper.web import app_shell, language, matches, pages
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(app_shell.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(matches.bp)
     pdf.init_app(app)  # imports WeasyPrint now, not on the first PDF request

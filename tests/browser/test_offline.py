@@ -1,0 +1,97 @@
+"""The app on a phone whose network comes and goes: installable, its pages kept by a service
+worker and shown offline as such, its static files kept a year and sent compressed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+PAIRS = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]
+WENT_OUT = {"clean_books": 2, "dirty_books": 2, "melded_points": 765, "went_out": True}
+STAYED_IN = {"clean_books": 1, "melded_points": 310, "leftover_points": 85}
+
+
+def controlled(page: Page, url: str) -> Page:
+    """Open `url` until the service worker controls the page, as from the second visit on."""
+    page.goto(url)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    return page
+
+
+@pytest.fixture
+def match_links(
+    stored_match: Callable[[dict[str, object]], dict[str, str]],
+    stored_round: Callable[[dict[str, str], dict[str, object]], None],
+) -> dict[str, str]:
+    links = stored_match({"name": "Cabin", "sides": PAIRS})
+    stored_round(links, {"round": 1, "sides": [WENT_OUT, STAYED_IN]})
+    return links
+
+
+def test_a_service_worker_controls_the_pages(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = controlled(new_page(), live_server)
+
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+
+
+def test_the_app_meets_chromiums_install_criteria(
+    live_server: str, browser: Browser, tmp_path: Path
+) -> None:
+    # A browser profile of its own: Chromium installs nothing from a private window.
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path, executable_path=CHROMIUM, args=CHROMIUM_ARGS, **PHONE
+    )
+    page = controlled(context.new_page(), live_server)
+    devtools = context.new_cdp_session(page)
+    errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    context.close()
+
+    assert errors == []
+
+
+@pytest.mark.parametrize("link", ["view_url", "edit_url"])
+def test_the_standings_reload_offline_marked_as_such(
+    new_page: Callable[..., Page], match_links: dict[str, str], link: str
+) -> None:
+    page = controlled(new_page(), match_links[link])
+    page.context.set_offline(True)
+
+    page.reload()
+
+    expect(page.locator("h1")).to_have_text("Cabin")
+    expect(page.locator("[data-offline-banner]")).to_have_text(re.compile(r"Offline: as of \d"))
+    expect(page.locator("#round-1")).to_be_visible()
+
+
+def test_a_page_never_opened_here_says_the_phone_is_offline(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = controlled(new_page(), live_server)
+    page.context.set_offline(True)
+
+    page.goto(f"{live_server}/rules")
+
+    expect(page.locator("h1")).to_have_text("This phone is offline")
+
+
+def test_static_files_are_kept_a_year_and_sent_compressed(
+    live_server: str, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    with page.expect_response(re.compile(r"/static/style-[0-9a-f]{32}\.css$")) as stylesheet:
+        page.goto(live_server)
+    headers = stylesheet.value.all_headers()
+
+    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert headers["content-encoding"] in ("br", "gzip")
