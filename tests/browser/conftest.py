@@ -10,6 +10,7 @@ import json
 import threading
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,35 @@ def read_whole(app: WSGIApplication) -> WSGIApplication:
     return whole
 
 
+@dataclass
+class Served:
+    """What the live server answered: each request's path and query, and its body's bytes as
+    sent (compressed where it was)."""
+
+    answers: list[tuple[str, int]] = field(default_factory=list)
+
+    def logged(self, app: WSGIApplication) -> WSGIApplication:
+        def log(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+            body = app(environ, start_response)
+            path = environ["PATH_INFO"] + (
+                f"?{environ['QUERY_STRING']}" if environ.get("QUERY_STRING") else ""
+            )
+            self.answers.append((path, sum(map(len, body))))
+            return body
+
+        return log
+
+
+SERVED = Served()
+
+
+@pytest.fixture
+def served() -> Served:
+    """Return the log of what the live server answered, emptied for the test."""
+    SERVED.answers.clear()
+    return SERVED
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Serve the app on a free port for the whole session; return its base URL."""
@@ -71,7 +101,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with app.app_context():
         upgrade()
-    server = make_server("127.0.0.1", 0, read_whole(app), threaded=True)
+    server = make_server("127.0.0.1", 0, SERVED.logged(read_whole(app)), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, Served
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -95,3 +95,16 @@ def test_static_files_are_kept_a_year_and_sent_compressed(
 
     assert headers["cache-control"] == "public, max-age=31536000, immutable"
     assert headers["content-encoding"] in ("br", "gzip")
+
+
+def test_revisiting_the_standings_online_costs_one_request_of_at_most_15_kb(
+    new_page: Callable[..., Page], match_links: dict[str, str], served: Served
+) -> None:
+    page = controlled(new_page(), match_links["view_url"])
+    served.answers.clear()
+
+    page.reload(wait_until="networkidle")
+
+    [(path, size)] = served.answers
+    assert match_links["view_url"].endswith(path)
+    assert size <= 15_000
