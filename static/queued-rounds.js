@@ -1,0 +1,88 @@
+// The standings under an edit link, with the rounds this phone saved that the server does not
+// have yet: each listed as waiting to send, or as refused with a link back to its form. The
+// queue is sent on opening the page, when the network comes back, and every half minute; once
+// a round is stored, the standings are read again. With a network, the page also asks the
+// service worker to keep the forms of the rounds still to play, to open them offline.
+"use strict";
+
+(() => {
+  const list = document.querySelector("[data-queued-rounds]");
+  if (!list || !self.roundQueue) return;
+  const standings = location.pathname;
+  const keptCopy = document.body.hasAttribute("data-offline-copy");
+  const entered = JSON.parse(list.dataset.entered);
+  const RESEND_MS = 30_000;
+
+  const label = (template, round) => template.replace("%(round)s", String(round));
+  const ofThisMatch = (round) => new URL(round.url).pathname.startsWith(`${standings}/rounds/`);
+
+  async function show() {
+    const queued = (await roundQueue.all()).filter(ofThisMatch);
+    queued.sort((a, b) => a.round - b.round);
+    list.replaceChildren(...queued.map(item));
+    list.hidden = queued.length === 0;
+    nextRound(queued);
+    forgetSentDrafts();
+  }
+
+  function item(round) {
+    const line = document.createElement("li");
+    if (round.state === roundQueue.REFUSED) {
+      const link = document.createElement("a");
+      link.href = round.url;
+      link.textContent = label(list.dataset.refused, round.round);
+      line.append(link);
+      line.className = "is-refused";
+    } else {
+      line.textContent = label(list.dataset.waiting, round.round);
+    }
+    return line;
+  }
+
+  // The button to the next round skips the rounds waiting here, as the server will have them.
+  function nextRound(queued) {
+    const button = document.querySelector("[data-enter-round]");
+    if (!button) return;
+    const taken = new Set([...entered, ...queued.map((round) => round.round)]);
+    const rounds = Number(button.dataset.rounds);
+    const next = Array.from({ length: rounds }, (_, index) => index + 1).find((n) => !taken.has(n));
+    button.hidden = next === undefined;
+    if (next === undefined) return;
+    button.href = label(button.dataset.urlTemplate, next);
+    button.textContent = label(button.dataset.labelTemplate, next);
+  }
+
+  // A draft sent as a round the standings show entered has done its work.
+  function forgetSentDrafts() {
+    if (keptCopy) return;
+    for (const round of entered) {
+      for (const mode of ["new", "edit"]) {
+        const key = `scorekeeper.draft.${list.dataset.match}:${round}:${mode}`;
+        try {
+          if (JSON.parse(localStorage.getItem(key))?.sent) localStorage.removeItem(key);
+        } catch {
+          // Storage refused: there is no draft to forget.
+        }
+      }
+    }
+  }
+
+  async function send() {
+    if (!navigator.onLine) return;
+    const before = (await roundQueue.all()).filter(ofThisMatch).length;
+    await roundQueue.sendAll();
+    const after = (await roundQueue.all()).filter(ofThisMatch);
+    if (after.length < before) location.reload(); // the standings as the server has them now
+    else show();
+  }
+
+  function keepForms() {
+    const pages = JSON.parse(list.dataset.keepPages);
+    navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage({ keepPages: pages }));
+  }
+
+  show().then(send);
+  if (!keptCopy && navigator.onLine) keepForms();
+  window.addEventListener("online", send);
+  setInterval(send, RESEND_MS);
+})();
