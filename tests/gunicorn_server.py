@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -76,7 +77,7 @@ def gunicorn(
         **os.environ,
         **SERVER_CONFIG,
         "DATABASE_URL": database_url,
-        "SECRET_KEY": "s" * 64,
+        "SECRET_KEY": secrets.token_hex(),
         "BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": str(workers),
         "LOG_LEVEL": "warning",

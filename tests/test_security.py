@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +25,7 @@ if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it 
     from conftest import CreateMatch
 
 PRODUCTION = "scorekeeper.config.Production"
-REAL_KEY = "0123456789abcdef" * 4
+REAL_KEY = secrets.token_hex()
 
 
 def production_app(tmp_path: Path, **config: Any) -> Flask:
@@ -147,14 +149,43 @@ def test_robots_txt_keeps_crawlers_off_edit_pages_and_the_api(client: FlaskClien
 
 
 @pytest.mark.parametrize(
-    ("key", "real"),
-    [(None, False), ("", False), ("dev", False), ("x" * 31, False), ("x" * 32, True)],
+    "key",
+    [
+        None,
+        "",
+        "dev",
+        secrets.token_hex(15),  # random, but 30 characters
+        "x" * 64,
+        b"x" * 64,
+        "ab" * 32,
+        "0123456789abcdef" * 4,
+        "0123456789abcdefghijklmnopqrstuvwxyz",
+        "qwertyuiopasdfghjklzxcvbnm1234567890",
+        "supersecretkeysupersecretkey1234",
+        "scorekeeper-production-secret-2026",
+        "a" * 100,
+    ],
 )
-def test_a_secret_key_is_real_only_when_long_enough(key: str | None, real: bool) -> None:
-    assert is_real_secret_key(key) is real
+def test_a_short_or_guessable_secret_key_is_not_real(key: str | bytes | None) -> None:
+    assert not is_real_secret_key(key)
 
 
-@pytest.mark.parametrize("key", [None, "dev", "short"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        secrets.token_hex,
+        secrets.token_urlsafe,
+        secrets.token_bytes,
+        lambda: secrets.token_hex(16),
+        lambda: secrets.token_hex(64),  # longer than zxcvbn estimates
+    ],
+    ids=["token_hex", "token_urlsafe", "token_bytes", "token_hex(16)", "token_hex(64)"],
+)
+def test_random_secret_keys_are_real(make: Callable[[], str | bytes]) -> None:
+    assert all(is_real_secret_key(make()) for _ in range(200))
+
+
+@pytest.mark.parametrize("key", [None, "dev", "short", "k" * 64])
 def test_production_refuses_to_start_without_a_real_secret_key(
     tmp_path: Path, key: str | None
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -99,7 +100,12 @@ def served_database(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def server_environment(database_url: str, **variables: str) -> dict[str, str]:
     """Return the environment of a server process: its database and a real secret key."""
-    return {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "k" * 64, **variables}
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_hex(),
+        **variables,
+    }
 
 
 def get(url: str) -> tuple[int, dict[str, str]]:
@@ -174,7 +180,7 @@ def test_a_worker_told_to_stop_as_it_boots_stops_rather_than_serve_on() -> None:
 
 def test_gunicorn_refuses_to_start_without_a_real_secret_key(served_database: str) -> None:
     env = server_environment(served_database, BIND=f"127.0.0.1:{free_port()}")
-    env["SECRET_KEY"] = "dev"
+    env["SECRET_KEY"] = "k" * 64  # long, but one character
     command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
     result = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode != 0

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, Flask, Response, g, request
+from zxcvbn import zxcvbn
 
 if TYPE_CHECKING:
     from _typeshed import OptExcInfo
@@ -35,6 +36,12 @@ HANDS_OUT_TOKEN = "scorekeeper_hands_out_token"  # on g: the response holds a ne
 TOKEN_ARGUMENT = "token"  # every route that holds an edit token names its URL variable so
 ROBOTS_TXT = "User-agent: *\nDisallow: /m/*/edit/\nDisallow: /api/\n"
 MIN_SECRET_KEY_LENGTH = 32
+# zxcvbn's estimate of the guesses a key takes, as a power of ten. Every random key of 16 bytes or
+# more, written in hex or base64, scores above it (zxcvbn underrates random hex: some 26 at
+# worst for 16 bytes, 57 for `secrets.token_hex()`), while repeated characters or patterns,
+# sequences, keyboard rows and repeated words score far below, long as they are.
+MIN_SECRET_KEY_GUESSES_LOG10 = 25
+SCORED_LENGTH = 72  # zxcvbn estimates at most this many characters
 
 bp = Blueprint("security", __name__)
 
@@ -48,7 +55,7 @@ def init_app(app: Flask) -> None:
     if app.config["REQUIRE_REAL_SECRET_KEY"] and not is_real_secret_key(app.config["SECRET_KEY"]):
         raise InsecureConfiguration(
             "Set SECRET_KEY in the environment to a random value of at least "
-            f"{MIN_SECRET_KEY_LENGTH} characters, e.g. from "
+            f"{MIN_SECRET_KEY_LENGTH} characters, not a pattern, a sequence or words, e.g. from "
             "`python -c 'import secrets; print(secrets.token_hex())'`."
         )
     app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
@@ -56,8 +63,14 @@ def init_app(app: Flask) -> None:
 
 
 def is_real_secret_key(key: str | bytes | None) -> bool:
-    """Tell whether `key` is long enough to be a random secret rather than a placeholder."""
-    return key is not None and len(key) >= MIN_SECRET_KEY_LENGTH
+    """Tell whether `key` is a random secret rather than a placeholder: long enough, and hard
+    to guess by zxcvbn's estimate, which sees through a long key made of one character, a short
+    pattern repeated, a sequence or a few words."""
+    if key is None or len(key) < MIN_SECRET_KEY_LENGTH:
+        return False
+    text = key.decode("latin-1") if isinstance(key, bytes) else key  # every byte a character
+    guesses_log10: float = zxcvbn(text[:SCORED_LENGTH])["guesses_log10"]
+    return guesses_log10 >= MIN_SECRET_KEY_GUESSES_LOG10
 
 
 @bp.get("/robots.txt")
