@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import http.client
+import json
 import logging
 import os
 import secrets
@@ -13,8 +15,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,12 +26,14 @@ from flask import Flask
 from gunicorn.config import Config
 
 from scorekeeper import ROOT
+from scorekeeper.config import Defaults
 from scorekeeper.serving import gunicorn_conf
 from scorekeeper.serving.logs import REDACTED, RedactTokens, redact_tokens
 from scorekeeper.serving.security import TOKEN_ARGUMENT
 
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1mb3ItdGVzdHMtb25seQ"
 BIN = Path(sys.executable).parent
+MAX_CONTENT_LENGTH = Defaults.MAX_CONTENT_LENGTH
 STARTUP_DEADLINE = 30.0  # seconds; a server that has not answered by then has failed
 
 
@@ -196,3 +201,94 @@ def test_the_development_server_logs_no_token(tmp_path: Path, served_database: s
     assert status == 404
     assert f"/m/abc/edit/{REDACTED}" in output
     assert TOKEN not in output
+
+
+# -- One gunicorn for the tests that only send it requests and read its log -----------------------
+
+GUNICORN = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
+NEW_MATCH = {
+    "name": "Friday",
+    "sides": [{"name": "Us", "players": ["A"]}, {"name": "Them", "players": ["B"]}],
+}
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: http.client.HTTPMessage
+    body: bytes
+
+
+@dataclass(frozen=True)
+class Served:
+    """A gunicorn with the production settings, on loopback, and its log."""
+
+    port: int
+    log: Path
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        body: bytes | Iterable[bytes] | None = None,
+        headers: dict[str, str] | None = None,
+        *,
+        chunked: bool = False,
+    ) -> Answer:
+        """Send one request on a connection of its own, its body in chunks when `chunked`."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            connection.request(method, path, body, headers or {}, encode_chunked=chunked)
+            response = connection.getresponse()
+            return Answer(response.status, response.headers, response.read())
+        finally:
+            connection.close()
+
+    def new_match(self) -> tuple[str, str]:
+        """Create a match through the API; return its id and edit token."""
+        answer = self.send("POST", "/api/v1/matches", json.dumps(NEW_MATCH).encode(), JSON)
+        created = json.loads(answer.body)
+        return created["id"], created["edit_token"]
+
+
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory, served_database: str) -> Iterator[Served]:
+    port, log = free_port(), tmp_path_factory.mktemp("served") / "gunicorn.log"
+    env = server_environment(
+        served_database, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1", LOG_LEVEL="info"
+    )
+    with serving(GUNICORN, env, log, f"http://127.0.0.1:{port}/robots.txt"):
+        yield Served(port, log)
+
+
+def chunks(body: bytes, size: int = 8192) -> Iterator[bytes]:
+    return (body[start : start + size] for start in range(0, len(body), size))
+
+
+@pytest.mark.parametrize("chunked", [True, False], ids=["chunked", "declared"])
+@pytest.mark.parametrize(
+    ("path", "sent_type", "answer_type"),
+    [
+        ("/api/v1/score", "application/json", "application/json"),
+        ("/matches/new", "application/x-www-form-urlencoded", "text/html"),
+    ],
+    ids=["API", "page"],
+)
+@pytest.mark.parametrize("size", [MAX_CONTENT_LENGTH + 1, 4 * MAX_CONTENT_LENGTH])
+def test_a_body_over_the_limit_is_refused_with_413_however_it_is_sent(
+    served: Served, path: str, sent_type: str, answer_type: str, chunked: bool, size: int
+) -> None:
+    body = b"x" * size
+    headers = {"Content-Type": sent_type}
+    answer = served.send("POST", path, chunks(body) if chunked else body, headers, chunked=chunked)
+    assert answer.status == 413
+    assert answer.headers["Content-Type"].startswith(answer_type)
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(served: Served) -> None:
+    body = json.dumps({**NEW_MATCH, "name": "x" * 40}).encode()
+    answer = served.send("POST", "/api/v1/matches", chunks(body, 16), JSON, chunked=True)
+    assert answer.status == 201, answer.body
