@@ -51,12 +51,25 @@ STARTUP_DEADLINE = 30.0  # seconds; a server that has not answered by then has f
         (f"/m/abc/edit/{TOKEN}?lang=de", f"/m/abc/edit/{REDACTED}?lang=de"),
         (f"Authorization: Bearer {TOKEN}", f"Authorization: Bearer {REDACTED}"),
         (f'"authorization": "bearer {TOKEN}"', f'"authorization": "bearer {REDACTED}"'),
+        (
+            f'"GET /m/abc/%65dit/{TOKEN} HTTP/1.1"',
+            f'"GET /m/abc/%65dit/{REDACTED} HTTP/1.1"',
+        ),
+        (f"/m/abc/edit/%{ord(TOKEN[0]):x}{TOKEN[1:]}", f"/m/abc/edit/{REDACTED}"),
+        (f"/m/abc%2Fedit%2f{TOKEN}?lang=de", f"/m/abc%2Fedit%2f{REDACTED}?lang=de"),
+        (f"/m//abc//edit//{TOKEN}", f"/m//abc//edit//{REDACTED}"),
         ("GET /m/abc HTTP/1.1", "GET /m/abc HTTP/1.1"),
+        ("GET /m/abc/edit%", "GET /m/abc/edit%"),
         ("GET /api/v1/presets", "GET /api/v1/presets"),
     ],
 )
 def test_a_log_line_keeps_everything_but_the_token(line: str, logged: str) -> None:
     assert redact_tokens(line) == logged
+
+
+def test_the_token_the_router_matched_is_redacted_wherever_the_path_holds_it() -> None:
+    line = f"GET /anywhere/%{ord(TOKEN[0]):X}{TOKEN[1:]}?{TOKEN}x HTTP/1.1 200"
+    assert redact_tokens(line, TOKEN) == f"GET /anywhere/{REDACTED}?{TOKEN}x HTTP/1.1 200"
 
 
 def test_every_route_holding_a_token_is_redacted_in_logs(app: Flask) -> None:
@@ -244,6 +257,13 @@ class Served:
         finally:
             connection.close()
 
+    def logged(self, marker: str) -> str:
+        """Return the log once it holds `marker`: gunicorn logs a request after answering it."""
+        deadline = time.monotonic() + STARTUP_DEADLINE
+        while marker not in (text := self.log.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return text
+
     def new_match(self) -> tuple[str, str]:
         """Create a match through the API; return its id and edit token."""
         answer = self.send("POST", "/api/v1/matches", json.dumps(NEW_MATCH).encode(), JSON)
@@ -292,3 +312,24 @@ def test_a_chunked_body_within_the_limit_is_read_whole(served: Served) -> None:
     body = json.dumps({**NEW_MATCH, "name": "x" * 40}).encode()
     answer = served.send("POST", "/api/v1/matches", chunks(body, 16), JSON, chunked=True)
     assert answer.status == 201, answer.body
+
+
+def percent_encoded(text: str) -> str:
+    return "".join(f"%{ord(character):02X}" for character in text)
+
+
+def test_gunicorn_logs_no_token_however_the_path_spells_it(served: Served) -> None:
+    public_id, token = served.new_match()
+    spellings = {
+        f"/m/{public_id}/%65dit/{token}": 200,
+        f"/m/{public_id}/edit/{percent_encoded(token)}": 200,
+        f"/m/{public_id}%2Fedit%2F{token}/share": 200,
+        f"/m/{public_id}//edit/{token}": 308,  # to the page's own URL
+    }
+    statuses = {
+        path: served.send("GET", f"{path}?n={n}").status for n, path in enumerate(spellings)
+    }
+    log = served.logged(f"?n={len(spellings) - 1}")
+    assert statuses == spellings
+    assert token not in log and percent_encoded(token) not in log
+    assert log.count(REDACTED) >= len(spellings)
