@@ -16,10 +16,12 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from scorekeeper import create_app
 from scorekeeper.serving.security import (
     CONTENT_SECURITY_POLICY,
+    DEFAULT_HSTS_MAX_AGE,
     TOKEN_ARGUMENT,
     InsecureConfiguration,
     is_real_secret_key,
 )
+from scorekeeper.store.models import db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch
@@ -54,6 +56,27 @@ def test_every_response_carries_the_security_headers_once(client: FlaskClient, u
     assert headers.getlist("X-Content-Type-Options") == ["nosniff"]
     assert headers.getlist("X-Frame-Options") == ["DENY"]
     assert headers.getlist("Referrer-Policy") == ["same-origin"]
+
+
+@pytest.mark.parametrize("url", ["/", "/no/such/page", "/static/style.css"])
+def test_an_answer_over_https_tells_browsers_to_keep_to_https(
+    client: FlaskClient, url: str
+) -> None:
+    with client.get(url, base_url="https://localhost") as response:
+        hsts = response.headers.getlist("Strict-Transport-Security")
+    assert hsts == [f"max-age={DEFAULT_HSTS_MAX_AGE}"]
+
+
+def test_an_answer_over_plain_http_has_no_hsts(client: FlaskClient) -> None:
+    assert "Strict-Transport-Security" not in client.get("/").headers
+
+
+def test_hsts_is_off_with_a_max_age_of_zero(app_config: dict[str, Any]) -> None:
+    app = create_app({**app_config, "HSTS_MAX_AGE": 0})
+    response = app.test_client().get("/", base_url="https://localhost")
+    with app.app_context():
+        db.engine.dispose()
+    assert "Strict-Transport-Security" not in response.headers
 
 
 def test_an_answer_that_skips_the_apps_response_hooks_carries_the_security_headers(

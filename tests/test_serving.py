@@ -29,7 +29,7 @@ from scorekeeper import ROOT
 from scorekeeper.config import Defaults
 from scorekeeper.serving import gunicorn_conf
 from scorekeeper.serving.logs import REDACTED, RedactTokens, redact_tokens
-from scorekeeper.serving.security import TOKEN_ARGUMENT
+from scorekeeper.serving.security import DEFAULT_HSTS_MAX_AGE, TOKEN_ARGUMENT
 
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1mb3ItdGVzdHMtb25seQ"
 BIN = Path(sys.executable).parent
@@ -274,14 +274,21 @@ class Served:
 JSON = {"Content-Type": "application/json"}
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory, served_database: str) -> Iterator[Served]:
-    port, log = free_port(), tmp_path_factory.mktemp("served") / "gunicorn.log"
+@contextmanager
+def gunicorn_serving(database_url: str, log: Path, **variables: str) -> Iterator[Served]:
+    """Serve the app with gunicorn, one worker, for the block."""
+    port = free_port()
     env = server_environment(
-        served_database, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1", LOG_LEVEL="info"
+        database_url, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1", LOG_LEVEL="info", **variables
     )
     with serving(GUNICORN, env, log, f"http://127.0.0.1:{port}/robots.txt"):
         yield Served(port, log)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory, served_database: str) -> Iterator[Served]:
+    with gunicorn_serving(served_database, tmp_path_factory.mktemp("served") / "log") as server:
+        yield server
 
 
 def chunks(body: bytes, size: int = 8192) -> Iterator[bytes]:
@@ -333,3 +340,25 @@ def test_gunicorn_logs_no_token_however_the_path_spells_it(served: Served) -> No
     assert statuses == spellings
     assert token not in log and percent_encoded(token) not in log
     assert log.count(REDACTED) >= len(spellings)
+
+
+HTTPS_FROM_PROXY = {"X-Forwarded-Proto": "https"}
+
+
+def test_gunicorn_sends_hsts_when_the_trusted_proxy_says_the_request_came_over_https(
+    served: Served,
+) -> None:
+    over_https = served.send("GET", "/", headers=HTTPS_FROM_PROXY)
+    over_http = served.send("GET", "/")
+    assert over_https.headers["Strict-Transport-Security"] == f"max-age={DEFAULT_HSTS_MAX_AGE}"
+    assert "Strict-Transport-Security" not in over_http.headers
+
+
+def test_gunicorn_sends_no_hsts_when_an_untrusted_peer_claims_https(
+    tmp_path: Path, served_database: str
+) -> None:
+    trusting_another = {"FORWARDED_ALLOW_IPS": "192.0.2.1"}  # not this test, on 127.0.0.1
+    with gunicorn_serving(served_database, tmp_path / "log", **trusting_another) as server:
+        answer = server.send("GET", "/", headers=HTTPS_FROM_PROXY)
+    assert answer.status == 200
+    assert "Strict-Transport-Security" not in answer.headers
