@@ -26,7 +26,7 @@ SIDES = (("Us", ("Ann", "Bob")), ("Them", ("Cy", "Di")))
 WENT_OUT = SideEntry("", clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
 STAYED_IN = SideEntry("", clean_books=1, melded=310, red_threes=1, leftover=85)
 BATCH = 20_000  # rows per INSERT batch
-LEFT_EMPTY = {"alembic_version", "guess_window"}  # tables that no match owns
+LEFT_EMPTY = {"alembic_version", "wrong_guess"}  # tables that no match owns
 
 
 @dataclass(frozen=True)

@@ -69,13 +69,20 @@ class Server:
 
 @contextmanager
 def gunicorn(
-    database_url: str, log: Path, *, workers: int = 2, app: str | None = None
+    database_url: str,
+    log: Path,
+    *,
+    workers: int = 2,
+    app: str | None = None,
+    config: Mapping[str, str] | None = None,
 ) -> Iterator[Server]:
-    """Serve the app (or `app`) with the production gunicorn settings for the block."""
+    """Serve the app (or `app`) with the production gunicorn settings for the block, and the
+    environment variables in `config`."""
     port = free_port()
     env = {
         **os.environ,
         **SERVER_CONFIG,
+        **(config or {}),
         "DATABASE_URL": database_url,
         "SECRET_KEY": secrets.token_hex(),
         "BIND": f"127.0.0.1:{port}",
