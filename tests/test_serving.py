@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -276,10 +277,10 @@ JSON = {"Content-Type": "application/json"}
 
 @contextmanager
 def gunicorn_serving(database_url: str, log: Path, **variables: str) -> Iterator[Served]:
-    """Serve the app with gunicorn, one worker, for the block."""
+    """Serve the app with gunicorn, two workers as by default, for the block."""
     port = free_port()
     env = server_environment(
-        database_url, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1", LOG_LEVEL="info", **variables
+        database_url, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2", LOG_LEVEL="info", **variables
     )
     with serving(GUNICORN, env, log, f"http://127.0.0.1:{port}/robots.txt"):
         yield Served(port, log)
@@ -362,3 +363,14 @@ def test_gunicorn_sends_no_hsts_when_an_untrusted_peer_claims_https(
         answer = server.send("GET", "/", headers=HTTPS_FROM_PROXY)
     assert answer.status == 200
     assert "Strict-Transport-Security" not in answer.headers
+
+
+def test_gunicorn_renders_one_pdf_at_a_time_and_answers_the_others_503(served: Served) -> None:
+    never_cached = [f"/rules/standard/sheet.pdf?sides=Table{n}&sides=Guests" for n in range(8)]
+    with ThreadPoolExecutor(len(never_cached)) as clients:
+        answers = list(clients.map(lambda path: served.send("GET", path), never_cached))
+
+    assert {answer.status for answer in answers} == {200, 503}
+    busy = next(answer for answer in answers if answer.status == 503)
+    assert busy.headers["Retry-After"] == "5"
+    assert b"Other PDFs are being made right now" in busy.body

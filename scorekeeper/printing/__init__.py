@@ -26,7 +26,7 @@ from scorekeeper.printing.documents import (
     report_pdf,
     sheet_pdf,
 )
-from scorekeeper.printing.pdf import Paper, PdfTooSlow, drawing_url
+from scorekeeper.printing.pdf import Paper, PdfRendersBusy, PdfTooSlow, drawing_url
 from scorekeeper.serving.http import error_page, match_or_404
 from scorekeeper.store.models import Match
 
@@ -39,6 +39,7 @@ BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers unless asked for mor
 SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
 MAX_FILE_NAME = 80
 RETRY_SLOW_PDF_AFTER = 60  # seconds: the page says "in a minute"
+RETRY_BUSY_PDF_AFTER = 5  # seconds: a render takes one or two, and the page says "a few"
 
 
 @bp.app_template_global()
@@ -160,6 +161,13 @@ def too_slow(_error: PdfTooSlow) -> Response:
     )
     message = gettext("This PDF took too long to make, so it was stopped. Try again in a minute.")
     return error_page(ServiceUnavailable(message, retry_after=RETRY_SLOW_PDF_AFTER))
+
+
+@bp.errorhandler(PdfRendersBusy)
+def busy(_error: PdfRendersBusy) -> Response:
+    """Say, in the reader's language, that other PDFs are being made and to ask again soon."""
+    message = gettext("Other PDFs are being made right now. Try again in a few seconds.")
+    return error_page(ServiceUnavailable(message, retry_after=RETRY_BUSY_PDF_AFTER))
 
 
 # -- Rules of a preset -------------------------------------------------------------------------
