@@ -240,6 +240,34 @@ def test_a_pdf_asked_for_while_every_render_slot_is_taken_answers_503_at_once(
     assert served.data == cached.data
 
 
+def test_a_report_refused_while_busy_reads_only_its_matchs_row(
+    app: Flask,
+    client: FlaskClient,
+    create_match: CreateMatch,
+    statements: list[str],
+    rendering: None,
+) -> None:
+    public_id = create_match().public_id
+    with slots_of(app).slot():
+        statements.clear()
+        busy = client.get(f"/m/{public_id}/report.pdf")
+
+    assert busy.status_code == 503
+    assert [sql for sql in statements if "FROM side" in sql or "FROM round" in sql] == []
+
+
+def test_a_cached_report_is_served_while_busy(
+    app: Flask, client: FlaskClient, create_match: CreateMatch, rendering: None
+) -> None:
+    public_id = create_match().public_id
+    rendered = client.get(f"/m/{public_id}/report.pdf")
+    with slots_of(app).slot():
+        again = client.get(f"/m/{public_id}/report.pdf")
+
+    assert (rendered.status_code, again.status_code) == (200, 200)
+    assert again.data == rendered.data
+
+
 def test_threads_of_one_process_take_a_slot_each(app: Flask) -> None:
     with slots_of(app).slot(), pytest.raises(pdf.PdfRendersBusy), slots_of(app).slot():
         pass

@@ -187,6 +187,14 @@ class RenderSlots:
                 fcntl.lockf(self.file, fcntl.LOCK_UN, 1, slot)
                 self.held.discard(slot)
 
+    def any_free(self) -> bool:
+        """Tell whether a slot is free now; another render may take it before this one does."""
+        try:
+            with self.slot():
+                return True
+        except PdfRendersBusy:
+            return False
+
     def _take(self) -> int | None:
         with self.lock:
             for slot in set(range(self.count)) - self.held:
@@ -208,7 +216,7 @@ class PdfRenderer:
         self.fetcher = fetcher
         self.style = style
         # Rendered PDFs by everything that determines them, the least recently used dropped.
-        self.cache: LRUCache[Hashable, bytes] = LRUCache(maxsize=cache_size)
+        self.cache: LRUCache[tuple[Hashable, ...], bytes] = LRUCache(maxsize=cache_size)
         self.cache_lock = threading.Lock()
         self.slots = slots
 
@@ -303,6 +311,19 @@ def render_pdf(html: str) -> bytes:
     render = functools.partial(renderer().render, html)
     seconds = current_app.config["PDF_TIME_LIMIT"]
     return within_time_limit(render, seconds) if seconds > 0 and alarm_available() else render()
+
+
+def refuse_if_busy(key_start: tuple[Hashable, ...]) -> None:
+    """Raise `PdfRendersBusy` when no render slot is free and no PDF in the cache has a key that
+    begins with `key_start`, in any language: a request that `cached_pdf` would refuse, told so
+    before it does the work of building its whole key."""
+    pdfs = renderer()
+    if pdfs.slots.any_free():
+        return
+    with pdfs.cache_lock:
+        cached = any(key[1 : len(key_start) + 1] == key_start for key in pdfs.cache)
+    if not cached:
+        raise PdfRendersBusy
 
 
 def cached_pdf(key: tuple[Hashable, ...], render_html: Callable[[], str]) -> bytes:
