@@ -177,7 +177,7 @@ def test_robots_txt_keeps_crawlers_off_edit_pages_and_the_api(client: FlaskClien
         None,
         "",
         "dev",
-        secrets.token_hex(15),  # random, but 30 characters
+        pytest.param(secrets.token_hex(15), id="random, but 30 characters"),
         "x" * 64,
         b"x" * 64,
         "ab" * 32,
