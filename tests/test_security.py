@@ -205,7 +205,7 @@ def test_a_short_or_guessable_secret_key_is_not_real(key: str | bytes | None) ->
     ids=["token_hex", "token_urlsafe", "token_bytes", "token_hex(16)", "token_hex(64)"],
 )
 def test_random_secret_keys_are_real(make: Callable[[], str | bytes]) -> None:
-    assert all(is_real_secret_key(make()) for _ in range(200))
+    assert all(is_real_secret_key(make()) for _ in range(20))
 
 
 @pytest.mark.parametrize("key", [None, "dev", "short", "k" * 64])
