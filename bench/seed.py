@@ -8,7 +8,7 @@ template's and a public id of its own. All copies share the template's edit toke
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ SIDES = (("Us", ("Ann", "Bob")), ("Them", ("Cy", "Di")))
 WENT_OUT = SideEntry("", clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
 STAYED_IN = SideEntry("", clean_books=1, melded=310, red_threes=1, leftover=85)
 BATCH = 20_000  # rows per INSERT batch
-LEFT_EMPTY = {"alembic_version", "guess_window"}  # tables that no match owns
+LEFT_EMPTY = {"alembic_version", "wrong_guess"}  # tables that no match owns
 
 
 @dataclass(frozen=True)
@@ -42,12 +42,20 @@ class Seeded:
         return [Seeded(ids[start : start + size], self.token) for start in range(0, len(ids), size)]
 
 
-def seed_matches(app: Flask, count: int, *, rounds: int) -> Seeded:
-    """Store `count` matches of two pairs, each with `rounds` rounds entered, in an empty
-    database that this function migrates first."""
+def seed_matches(
+    app: Flask,
+    count: int,
+    *,
+    rounds: int,
+    sides: Sequence[tuple[str, tuple[str, ...]]] = SIDES,
+    settings: Mapping[str, object] | None = None,
+) -> Seeded:
+    """Store `count` matches of `sides` (two pairs unless told) under the standard rules with
+    `settings` changed, each with `rounds` rounds entered, in an empty database that this
+    function migrates first. One side goes out in every round."""
     with app.app_context():
         upgrade()
-        token = _store_template(rounds)
+        token = _store_template(rounds, sides, settings)
         public_ids = [db.session.scalar(select(Match.public_id))]
         db.session.commit()  # end the read, which would hold the checkpoint back
         with db.engine.begin() as connection:
@@ -68,11 +76,17 @@ def settle(engine: Engine) -> None:
             connection.exec_driver_sql("ANALYZE")
 
 
-def _store_template(rounds: int) -> str:
-    specs = [store.SideSpec(name, players) for name, players in SIDES]
-    created = store.create_match("Bench night", "standard", build_rules("standard"), specs)
+def _store_template(
+    rounds: int,
+    sides: Sequence[tuple[str, tuple[str, ...]]],
+    settings: Mapping[str, object] | None,
+) -> str:
+    specs = [store.SideSpec(name, players) for name, players in sides]
+    rules = build_rules("standard", settings)
+    created = store.create_match("Bench night", "standard", rules, specs)
+    entries = (WENT_OUT,) + (STAYED_IN,) * (len(sides) - 1)
     for number in range(1, rounds + 1):
-        store.add_round(created.match, RoundEntry(number, (WENT_OUT, STAYED_IN), 0))
+        store.add_round(created.match, RoundEntry(number, entries, 0))
     return created.edit_token
 
 

@@ -9,6 +9,11 @@ figure's runs take turns with its floor's, so that a shared machine's slow spell
 Ratios, unlike requests per second, compare across machines. Each database is a throwaway one:
 SQLite files in a temporary folder, and schemas of their own on PostgreSQL with --postgres.
 
+One figure has a goal in milliseconds rather than a floor: the p50 of round submissions (2
+connections) while the other 16 connections ask for the reports of different large matches, each
+to be rendered afresh, as a flood of PDF requests would. The server renders one PDF at a time and
+answers the rest 503 at once, so that a round is never queued behind renders.
+
 Run with `make bench`; `--quick` runs every step for a second, on 1,000 matches instead of
 100,000, to show that the bench works.
 """
@@ -37,12 +42,14 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import floor_app
 from seed import STAYED_IN, WENT_OUT, Seeded, seed_matches, settle
 from sqlalchemy import NullPool, create_engine, make_url
 
 from scorekeeper import ROOT, create_app
+from scorekeeper.domain.rules import MAX_PLAYERS
 from scorekeeper.store.database import normalise_database_url
 from scorekeeper.store.exports import side_entry_json
 
@@ -65,6 +72,15 @@ UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 SETTLED = 1.1  # a warm-up run this much faster than the best before it: still warming up
 WARM_UP_VISITS = 4  # times each listed request is sent, on average, before the rate may settle
 NewDatabase = Callable[[str], str]  # a name -> the URL of a fresh, empty database
+# Large matches, whose reports the flood of PDF requests asks for: as many sides as a match may
+# have and twelve rounds, of which eight are entered; round submissions beside the flood enter
+# the other four into large matches of their own.
+LARGE_SIDES = tuple((f"Player {n}", (f"Player {n}",)) for n in range(1, MAX_PLAYERS + 1))
+LARGE_ROUNDS, LARGE_ENTERED = 12, 8
+SUBMITTERS = THREADS  # connections entering rounds beside the flood, one per wrk thread
+MOST_SUBMISSIONS_PER_SECOND = 500  # by SUBMITTERS: sizes the lists, so that none is sent twice
+SUBMISSION_P50_GOAL_MS = 50
+FLOOD_LEAD = 1  # seconds the flood runs before and after the submissions are measured
 
 
 @dataclass(frozen=True)
@@ -75,6 +91,7 @@ class Sizes:
     most_warm_ups: int  # runs at most, while the rate still rises
     small: int  # matches stored for the standings page's main figures
     large: int  # matches stored for the scale figure
+    reports: int  # large matches whose reports the flood of PDF requests asks for
     most_writes_per_second: int  # sizes the list of rounds to submit, so none is sent twice
 
 
@@ -85,9 +102,10 @@ FULL = Sizes(
     most_warm_ups=30,
     small=100,
     large=100_000,
+    reports=1_000,
     most_writes_per_second=3_000,
 )
-QUICK = replace(FULL, seconds=1, turns=1, warm_up=1, most_warm_ups=0, large=1_000)
+QUICK = replace(FULL, seconds=1, turns=1, warm_up=1, most_warm_ups=0, large=1_000, reports=100)
 
 
 @dataclass(frozen=True)
@@ -161,12 +179,17 @@ class Ratio:
 # -- Load ----------------------------------------------------------------------------------------
 
 
-def wrk(base_url: str, requests: Path, seconds: int) -> Load:
+def wrk(base_url: str, requests: Path, seconds: int, *, clients: int = CLIENTS) -> Load:
     """Run wrk with the requests listed in `requests`; return its throughput and latencies."""
-    command = [
+    command = wrk_command(base_url, requests, seconds, clients)
+    return parsed_load(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
+def wrk_command(base_url: str, requests: Path, seconds: int, clients: int) -> list[str]:
+    return [
         "wrk",
         f"-t{THREADS}",
-        f"-c{CLIENTS}",
+        f"-c{clients}",
         f"-d{seconds}s",
         "--latency",
         "-s",
@@ -176,7 +199,10 @@ def wrk(base_url: str, requests: Path, seconds: int) -> Load:
         str(requests),
         str(THREADS),
     ]
-    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+def parsed_load(output: str) -> Load:
+    """Return the load that wrk's output reports."""
     return Load(
         per_second=float(_found(r"Requests/sec:\s+([\d.]+)", output)),
         p50_ms=_latency_ms("50%", output),
@@ -332,11 +358,12 @@ def postgres_databases(server_url: str) -> Iterator[tuple[str, NewDatabase]]:
         admin.dispose()
 
 
-def seeded(database_url: str, count: int, *, rounds: int) -> Seeded:
+def seeded(database_url: str, count: int, *, rounds: int, **template: Any) -> Seeded:
+    """Return `count` matches stored as `seed_matches` stores them, with its `template` options."""
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}
     )
-    return seed_matches(app, count, rounds=rounds)
+    return seed_matches(app, count, rounds=rounds, **template)
 
 
 # -- Measurements --------------------------------------------------------------------------------
@@ -347,18 +374,27 @@ def page_requests(folder: Path, name: str, matches: Seeded) -> Path:
     return request_file(folder, name, [f"GET\t/m/{public_id}" for public_id in sample])
 
 
-def round_requests(folder: Path, name: str, matches: Seeded, *, tables: int) -> Path:
-    """List every round of every (empty) match as a submission through the API, `tables`
-    matches side by side: their first rounds, then their second rounds and so on, then the
-    next `tables` matches. With one, each match's rounds come one after another, so the
-    requests in flight at once enter rounds of the same few matches."""
-    sides = [side_entry_json(WENT_OUT), side_entry_json(STAYED_IN)]
+def round_requests(
+    folder: Path,
+    name: str,
+    matches: Seeded,
+    *,
+    tables: int,
+    numbers: Sequence[int] = range(1, ROUNDS + 1),
+    sides: int = 2,
+) -> Path:
+    """List the rounds `numbers` (every round unless told) of every match, which lacks them, as
+    submissions through the API, `tables` matches side by side: their first rounds, then their
+    second rounds and so on, then the next `tables` matches. With one, each match's rounds come
+    one after another, so the requests in flight at once enter rounds of the same few matches.
+    One of the match's `sides` goes out in every round."""
+    entries = [side_entry_json(WENT_OUT)] + [side_entry_json(STAYED_IN)] * (sides - 1)
     ids = matches.public_ids
     lines = [
         f"POST\t/api/v1/matches/{public_id}/rounds\t{matches.token}\t"
-        + json.dumps({"round": number, "sides": sides})
+        + json.dumps({"round": number, "sides": entries})
         for start in range(0, len(ids), tables)
-        for number in range(1, ROUNDS + 1)
+        for number in numbers
         for public_id in ids[start : start + tables]
     ]
     return request_file(folder, name, lines)
@@ -447,6 +483,76 @@ def measure_rounds(
         return in_turn(floor, lambda turn: wrk(base_url, runs[turn], sizes.seconds), sizes)
 
 
+@dataclass(frozen=True)
+class Beside:
+    """Round submissions' load, measured while a flood of requests for reports ran, and the
+    flood's own load."""
+
+    submissions: Load
+    reports: Load
+
+    @classmethod
+    def mean(cls, runs: Sequence[Beside]) -> Beside:
+        return cls(
+            Load.mean([run.submissions for run in runs]), Load.mean([run.reports for run in runs])
+        )
+
+    def lines(self) -> str:
+        reports = self.reports
+        return (
+            f"{self.submissions.line('round submissions beside the reports')}\n"
+            f"{reports.line('reports of different large matches')}"
+            "  (failures: 503 while another renders)"
+        )
+
+
+def beside(base_url: str, flood: Path, measured: Path, seconds: int) -> Beside:
+    """Run wrk with `measured` on SUBMITTERS connections while another wrk sends `flood` on
+    CLIENTS connections, from FLOOD_LEAD seconds before until as long after."""
+    command = wrk_command(base_url, flood, seconds + 2 * FLOOD_LEAD, CLIENTS)
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as flooding:
+        time.sleep(FLOOD_LEAD)
+        submissions = wrk(base_url, measured, seconds, clients=SUBMITTERS)
+        output, _ = flooding.communicate()
+    if flooding.returncode:
+        raise RuntimeError(f"wrk failed:\n{output}")
+    return Beside(submissions, parsed_load(output))
+
+
+def measure_beside_reports(folder: Path, database_url: str, sizes: Sizes) -> Beside:
+    """Return the load of round submissions while CLIENTS connections ask for the reports of
+    `sizes.reports` different large matches, and the reports' load. Each run enters the last
+    rounds of large matches of its own, and so does a run before them, which warms up the
+    workers' renders as well as their writes."""
+    per_run = sizes.seconds * MOST_SUBMISSIONS_PER_SECOND // (LARGE_ROUNDS - LARGE_ENTERED)
+    matches = seeded(
+        database_url,
+        sizes.reports + (sizes.turns + 1) * per_run,
+        rounds=LARGE_ENTERED,
+        sides=LARGE_SIDES,
+        settings={"rounds": LARGE_ROUNDS},
+    )
+    printed = matches.public_ids[: sizes.reports]
+    entered = Seeded(matches.public_ids[sizes.reports :], matches.token).parts(per_run)
+    reports = request_file(folder, "reports", [f"GET\t/m/{id}/report.pdf" for id in printed])
+    *runs, before = [
+        round_requests(
+            folder,
+            f"rounds-beside-reports-{turn}",
+            part,
+            tables=TABLES,
+            numbers=range(LARGE_ENTERED + 1, LARGE_ROUNDS + 1),
+            sides=len(LARGE_SIDES),
+        )
+        for turn, part in enumerate(entered)
+    ]
+    pages = page_requests(folder, "pages-large", matches)
+    with serve_app(folder, database_url, f"/m/{printed[0]}") as base_url:
+        warm_up(base_url, pages, sizes)
+        beside(base_url, reports, before, sizes.seconds)
+        return Beside.mean([beside(base_url, reports, run, sizes.seconds) for run in runs])
+
+
 def settled(database_url: str) -> None:
     """Bring the database to where a long-running one stands (`seed.settle`)."""
     engine = create_engine(database_url, poolclass=NullPool)
@@ -463,6 +569,7 @@ class Figures:
     poll: Paired
     rounds: Paired
     crowded: Paired
+    beside_reports: Beside
 
     def named(self, sizes: Sizes) -> dict[str, Paired]:
         return {
@@ -484,6 +591,7 @@ def measure(title: str, folder: Path, new_database: NewDatabase, sizes: Sizes) -
     print(f"{'':<40}{'req/s':>11}{'p50':>12}{'p99':>12}{'floor':>13}{'ratio':>8}")
     for name, figure in figures.named(sizes).items():
         print(figure.line(name))
+    print(figures.beside_reports.lines())
     return ratios(title, figures, sizes)
 
 
@@ -497,6 +605,7 @@ def measure_figures(folder: Path, new_database: NewDatabase, sizes: Sizes) -> Fi
                 folder, new_database("rounds"), sizes, floor.write, tables=TABLES
             ),
             crowded=measure_rounds(folder, new_database("crowded"), sizes, floor.write, tables=1),
+            beside_reports=measure_beside_reports(folder, new_database("reports"), sizes),
         )
 
 
@@ -514,6 +623,12 @@ def ratios(title: str, figures: Figures, sizes: Sizes) -> list[Ratio]:
             f"{title}: page time, {sizes.large:,} vs {sizes.small:,} stored",
             figures.page.ratio / figures.large.ratio,
             target=1.2,
+            at_least=False,
+        ),
+        Ratio(
+            f"{title}: submissions' p50 ms beside {CLIENTS} asking for reports",
+            figures.beside_reports.submissions.p50_ms,
+            target=SUBMISSION_P50_GOAL_MS,
             at_least=False,
         ),
     ]

@@ -37,12 +37,13 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
     from scorekeeper import extensions
-    from scorekeeper.serving import logs, rate_limit, security, static_files
+    from scorekeeper.serving import content_length, logs, rate_limit, security, static_files
     from scorekeeper.serving.http import PublicIdConverter
 
     logs.init_app(app)
     static_files.init_app(app)  # before security: static files get its headers too
     security.init_app(app)
+    content_length.init_app(app)
     extensions.init_app(app)
     rate_limit.init_app(app)  # after security: its 429 answers get the security headers too
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -68,15 +69,22 @@ class Server:
 
 @contextmanager
 def gunicorn(
-    database_url: str, log: Path, *, workers: int = 2, app: str | None = None
+    database_url: str,
+    log: Path,
+    *,
+    workers: int = 2,
+    app: str | None = None,
+    config: Mapping[str, str] | None = None,
 ) -> Iterator[Server]:
-    """Serve the app (or `app`) with the production gunicorn settings for the block."""
+    """Serve the app (or `app`) with the production gunicorn settings for the block, and the
+    environment variables in `config`."""
     port = free_port()
     env = {
         **os.environ,
         **SERVER_CONFIG,
+        **(config or {}),
         "DATABASE_URL": database_url,
-        "SECRET_KEY": "s" * 64,
+        "SECRET_KEY": secrets.token_hex(),
         "BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": str(workers),
         "LOG_LEVEL": "warning",

@@ -10,6 +10,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -17,14 +18,14 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 from flask_migrate import check, downgrade, upgrade
 from flask_migrate.cli import db as db_commands
-from sqlalchemy import inspect, select, text
+from sqlalchemy import column, inspect, select, table, text
 
 from scorekeeper import store
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.rules import build_rules
 from scorekeeper.domain.setup import SideSpec
 from scorekeeper.store.exports import side_entry_json
-from scorekeeper.store.models import Match, db
+from scorekeeper.store.models import Match, UTCDateTime, WrongGuess, db
 
 pytestmark = pytest.mark.migrations  # each test migrates a database of its own
 
@@ -121,8 +122,8 @@ def test_every_match_survives_going_down_to_the_first_revision_and_up_again(
     does each match's export and score.
 
     What the earlier revisions cannot hold is lost on the way, and only that: the operations
-    (idempotency records, which only make retries safe) and the guess windows (counts of wrong
-    edit tokens), whose tables come after the first revision; each match's round version floor,
+    (idempotency records, which only make retries safe) and the wrong guesses (what the rate
+    limit counts), whose tables come after the first revision; each match's round version floor,
     which comes back as 0, as an import sets it; and deal bonuses past one a side, which the
     flag before 3c1f0b7a9d2e holds as one (see test_database.py), so these matches count one at
     most.
@@ -225,6 +226,51 @@ def test_an_entry_stored_with_json_null_for_no_counts_holds_sql_null_after_upgra
     (points, no_counts), (counts, no_leftover_counts) = rows
     assert (points, no_counts, no_leftover_counts) == (None, None, None)
     assert json.loads(counts)["aces"] == 3
+
+
+GUESS_WINDOWS = table(
+    "guess_window", column("window_start", UTCDateTime()), column("client"), column("failures")
+)
+EIGHT_PM, TEN_PAST = (
+    datetime(2026, 11, 27, 20, tzinfo=UTC),
+    datetime(2026, 11, 27, 20, 10, tzinfo=UTC),
+)
+
+
+def test_guess_counts_per_window_become_guesses_one_by_one_and_back(app: Flask) -> None:
+    """A count per fixed window becomes as many guesses made as the window began; going down,
+    the guesses counted against addresses are counted per window again, and those counted
+    against a match, which the earlier table has no place for, are lost."""
+    counts = [(EIGHT_PM, "192.0.2.1", 3), (TEN_PAST, "2001:db8::/64", 1)]
+    with app.app_context():
+        downgrade(revision="5d0e8c4b7a21")
+        with db.engine.begin() as connection:
+            rows = [
+                dict(zip(("window_start", "client", "failures"), c, strict=True)) for c in counts
+            ]
+            connection.execute(GUESS_WINDOWS.insert(), rows)
+        upgrade()
+        guesses = _wrong_guesses()
+        db.session.add(WrongGuess(scope="match", key="a-match", guessed_at=TEN_PAST))
+        db.session.commit()
+        downgrade(revision="5d0e8c4b7a21")
+        with db.engine.connect() as connection:
+            windows = sorted(map(tuple, connection.execute(select(GUESS_WINDOWS))))
+        upgrade()
+
+        assert guesses == [("address", "192.0.2.1", EIGHT_PM)] * 3 + [
+            ("address", "2001:db8::/64", TEN_PAST)
+        ]
+        assert windows == counts
+        assert _wrong_guesses() == guesses
+
+
+def _wrong_guesses() -> list[tuple[str, str, datetime]]:
+    rows = db.session.execute(
+        select(WrongGuess.scope, WrongGuess.key, WrongGuess.guessed_at).order_by(WrongGuess.id)
+    )
+    db.session.commit()  # end the read, which would hold the next migration back
+    return [tuple(row) for row in rows]
 
 
 def test_the_migrations_build_the_database_the_models_describe(app: Flask) -> None:

@@ -14,7 +14,6 @@ from scorekeeper.store.database import write_transaction
 from scorekeeper.store.models import (
     Base,
     Entry,
-    GuessWindow,
     Match,
     Operation,
     Player,
@@ -122,18 +121,6 @@ def test_an_operation_id_is_stored_once_in_the_whole_database(
         db.session.add(Operation(id="tap-1", match_id=theirs.id, kind="add", round_number=1))
 
     assert count(Operation) == 1
-
-
-def test_a_client_has_one_guess_count_per_window(in_app: None) -> None:
-    start = datetime(2026, 11, 27, 20, tzinfo=UTC)
-    with write_transaction():
-        db.session.add(GuessWindow(window_start=start, client="192.0.2.1", failures=1))
-    db.session.expunge_all()
-
-    with pytest.raises(IntegrityError), write_transaction():
-        db.session.add(GuessWindow(window_start=start, client="192.0.2.1", failures=1))
-
-    assert count(GuessWindow) == 1
 
 
 def test_sides_players_and_rounds_load_in_their_order(

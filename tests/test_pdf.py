@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from flask_babel import force_locale
 from pypdf import PdfReader
 from weasyprint.text.fonts import FontConfiguration
@@ -26,6 +31,9 @@ from scorekeeper.printing.pdf import (
     StaticOnlyFetcher,
     drawing_url,
 )
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch
 
 
 @pytest.fixture
@@ -205,3 +213,99 @@ def test_a_cached_pdf_is_rendered_again_in_another_language(
             with force_locale(language):
                 pdf.cached_pdf(("card", "standard"), lambda: "<p>card</p>")
     assert len(rendered) == 2
+
+
+# -- Renders at once ---------------------------------------------------------------------------
+
+
+def slots_of(app: Flask) -> pdf.RenderSlots:
+    slots: pdf.RenderSlots = app.extensions["pdf"].slots
+    return slots
+
+
+def test_a_pdf_asked_for_while_every_render_slot_is_taken_answers_503_at_once(
+    app: Flask, client: FlaskClient, create_match: CreateMatch, rendering: None
+) -> None:
+    public_id = create_match().public_id
+    cached = client.get("/rules/standard/card.pdf")
+    with slots_of(app).slot():
+        busy = client.get(f"/m/{public_id}/report.pdf")
+        served = client.get("/rules/standard/card.pdf")
+    after = client.get(f"/m/{public_id}/report.pdf")
+
+    assert (busy.status_code, busy.headers["Retry-After"]) == (503, "5")
+    assert "Other PDFs are being made right now" in busy.text
+    assert busy.mimetype == "text/html"
+    assert (cached.status_code, served.status_code, after.status_code) == (200, 200, 200)
+    assert served.data == cached.data
+
+
+def test_a_report_refused_while_busy_reads_only_its_matchs_row(
+    app: Flask,
+    client: FlaskClient,
+    create_match: CreateMatch,
+    statements: list[str],
+    rendering: None,
+) -> None:
+    public_id = create_match().public_id
+    with slots_of(app).slot():
+        statements.clear()
+        busy = client.get(f"/m/{public_id}/report.pdf")
+
+    assert busy.status_code == 503
+    assert [sql for sql in statements if "FROM side" in sql or "FROM round" in sql] == []
+
+
+def test_a_cached_report_is_served_while_busy(
+    app: Flask, client: FlaskClient, create_match: CreateMatch, rendering: None
+) -> None:
+    public_id = create_match().public_id
+    rendered = client.get(f"/m/{public_id}/report.pdf")
+    with slots_of(app).slot():
+        again = client.get(f"/m/{public_id}/report.pdf")
+
+    assert (rendered.status_code, again.status_code) == (200, 200)
+    assert again.data == rendered.data
+
+
+def test_threads_of_one_process_take_a_slot_each(app: Flask) -> None:
+    with slots_of(app).slot(), pytest.raises(pdf.PdfRendersBusy), slots_of(app).slot():
+        pass
+
+
+def test_as_many_renders_as_configured_run_at_once(app_config: dict[str, object]) -> None:
+    slots = slots_of(create_app({**app_config, "PDF_RENDERS_AT_ONCE": 2}))
+    with slots.slot(), slots.slot(), pytest.raises(pdf.PdfRendersBusy), slots.slot():
+        pass
+
+
+def hold_slot_in_child(slots: pdf.RenderSlots) -> int:
+    """Fork a process, as gunicorn forks a worker, that takes a slot and keeps it; return its
+    process id once it holds the slot."""
+    ready, told = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child)
+        try:
+            with slots.slot():
+                os.write(told, b"1")
+                time.sleep(60)
+        finally:
+            os._exit(0)
+    os.read(ready, 1)
+    os.close(ready)
+    os.close(told)
+    return child
+
+
+def test_a_slot_held_by_another_process_is_free_once_that_process_is_killed(app: Flask) -> None:
+    slots = slots_of(app)
+    child = hold_slot_in_child(slots)
+    try:
+        with pytest.raises(pdf.PdfRendersBusy), slots.slot():
+            pass
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+
+    with slots.slot():  # the kernel let the killed process's lock go
+        pass

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,16 +16,18 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from scorekeeper import create_app
 from scorekeeper.serving.security import (
     CONTENT_SECURITY_POLICY,
+    DEFAULT_HSTS_MAX_AGE,
     TOKEN_ARGUMENT,
     InsecureConfiguration,
     is_real_secret_key,
 )
+from scorekeeper.store.models import db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch
 
 PRODUCTION = "scorekeeper.config.Production"
-REAL_KEY = "0123456789abcdef" * 4
+REAL_KEY = secrets.token_hex()
 
 
 def production_app(tmp_path: Path, **config: Any) -> Flask:
@@ -52,6 +56,27 @@ def test_every_response_carries_the_security_headers_once(client: FlaskClient, u
     assert headers.getlist("X-Content-Type-Options") == ["nosniff"]
     assert headers.getlist("X-Frame-Options") == ["DENY"]
     assert headers.getlist("Referrer-Policy") == ["same-origin"]
+
+
+@pytest.mark.parametrize("url", ["/", "/no/such/page", "/static/style.css"])
+def test_an_answer_over_https_tells_browsers_to_keep_to_https(
+    client: FlaskClient, url: str
+) -> None:
+    with client.get(url, base_url="https://localhost") as response:
+        hsts = response.headers.getlist("Strict-Transport-Security")
+    assert hsts == [f"max-age={DEFAULT_HSTS_MAX_AGE}"]
+
+
+def test_an_answer_over_plain_http_has_no_hsts(client: FlaskClient) -> None:
+    assert "Strict-Transport-Security" not in client.get("/").headers
+
+
+def test_hsts_is_off_with_a_max_age_of_zero(app_config: dict[str, Any]) -> None:
+    app = create_app({**app_config, "HSTS_MAX_AGE": 0})
+    response = app.test_client().get("/", base_url="https://localhost")
+    with app.app_context():
+        db.engine.dispose()
+    assert "Strict-Transport-Security" not in response.headers
 
 
 def test_an_answer_that_skips_the_apps_response_hooks_carries_the_security_headers(
@@ -147,14 +172,43 @@ def test_robots_txt_keeps_crawlers_off_edit_pages_and_the_api(client: FlaskClien
 
 
 @pytest.mark.parametrize(
-    ("key", "real"),
-    [(None, False), ("", False), ("dev", False), ("x" * 31, False), ("x" * 32, True)],
+    "key",
+    [
+        None,
+        "",
+        "dev",
+        pytest.param(secrets.token_hex(15), id="random, but 30 characters"),
+        "x" * 64,
+        b"x" * 64,
+        "ab" * 32,
+        "0123456789abcdef" * 4,
+        "0123456789abcdefghijklmnopqrstuvwxyz",
+        "qwertyuiopasdfghjklzxcvbnm1234567890",
+        "supersecretkeysupersecretkey1234",
+        "scorekeeper-production-secret-2026",
+        "a" * 100,
+    ],
 )
-def test_a_secret_key_is_real_only_when_long_enough(key: str | None, real: bool) -> None:
-    assert is_real_secret_key(key) is real
+def test_a_short_or_guessable_secret_key_is_not_real(key: str | bytes | None) -> None:
+    assert not is_real_secret_key(key)
 
 
-@pytest.mark.parametrize("key", [None, "dev", "short"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        secrets.token_hex,
+        secrets.token_urlsafe,
+        secrets.token_bytes,
+        lambda: secrets.token_hex(16),
+        lambda: secrets.token_hex(64),  # longer than zxcvbn estimates
+    ],
+    ids=["token_hex", "token_urlsafe", "token_bytes", "token_hex(16)", "token_hex(64)"],
+)
+def test_random_secret_keys_are_real(make: Callable[[], str | bytes]) -> None:
+    assert all(is_real_secret_key(make()) for _ in range(20))
+
+
+@pytest.mark.parametrize("key", [None, "dev", "short", "k" * 64])
 def test_production_refuses_to_start_without_a_real_secret_key(
     tmp_path: Path, key: str | None
 ) -> None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import gc
+import http.client
+import json
 import logging
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -12,8 +15,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -22,12 +27,14 @@ from flask import Flask
 from gunicorn.config import Config
 
 from scorekeeper import ROOT
+from scorekeeper.config import Defaults
 from scorekeeper.serving import gunicorn_conf
 from scorekeeper.serving.logs import REDACTED, RedactTokens, redact_tokens
-from scorekeeper.serving.security import TOKEN_ARGUMENT
+from scorekeeper.serving.security import DEFAULT_HSTS_MAX_AGE, TOKEN_ARGUMENT
 
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1mb3ItdGVzdHMtb25seQ"
 BIN = Path(sys.executable).parent
+MAX_CONTENT_LENGTH = Defaults.MAX_CONTENT_LENGTH
 STARTUP_DEADLINE = 30.0  # seconds; a server that has not answered by then has failed
 
 
@@ -45,12 +52,25 @@ STARTUP_DEADLINE = 30.0  # seconds; a server that has not answered by then has f
         (f"/m/abc/edit/{TOKEN}?lang=de", f"/m/abc/edit/{REDACTED}?lang=de"),
         (f"Authorization: Bearer {TOKEN}", f"Authorization: Bearer {REDACTED}"),
         (f'"authorization": "bearer {TOKEN}"', f'"authorization": "bearer {REDACTED}"'),
+        (
+            f'"GET /m/abc/%65dit/{TOKEN} HTTP/1.1"',
+            f'"GET /m/abc/%65dit/{REDACTED} HTTP/1.1"',
+        ),
+        (f"/m/abc/edit/%{ord(TOKEN[0]):x}{TOKEN[1:]}", f"/m/abc/edit/{REDACTED}"),
+        (f"/m/abc%2Fedit%2f{TOKEN}?lang=de", f"/m/abc%2Fedit%2f{REDACTED}?lang=de"),
+        (f"/m//abc//edit//{TOKEN}", f"/m//abc//edit//{REDACTED}"),
         ("GET /m/abc HTTP/1.1", "GET /m/abc HTTP/1.1"),
+        ("GET /m/abc/edit%", "GET /m/abc/edit%"),
         ("GET /api/v1/presets", "GET /api/v1/presets"),
     ],
 )
 def test_a_log_line_keeps_everything_but_the_token(line: str, logged: str) -> None:
     assert redact_tokens(line) == logged
+
+
+def test_the_token_the_router_matched_is_redacted_wherever_the_path_holds_it() -> None:
+    line = f"GET /anywhere/%{ord(TOKEN[0]):X}{TOKEN[1:]}?{TOKEN}x HTTP/1.1 200"
+    assert redact_tokens(line, TOKEN) == f"GET /anywhere/{REDACTED}?{TOKEN}x HTTP/1.1 200"
 
 
 def test_every_route_holding_a_token_is_redacted_in_logs(app: Flask) -> None:
@@ -99,7 +119,12 @@ def served_database(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def server_environment(database_url: str, **variables: str) -> dict[str, str]:
     """Return the environment of a server process: its database and a real secret key."""
-    return {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "k" * 64, **variables}
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_hex(),
+        **variables,
+    }
 
 
 def get(url: str) -> tuple[int, dict[str, str]]:
@@ -174,7 +199,7 @@ def test_a_worker_told_to_stop_as_it_boots_stops_rather_than_serve_on() -> None:
 
 def test_gunicorn_refuses_to_start_without_a_real_secret_key(served_database: str) -> None:
     env = server_environment(served_database, BIND=f"127.0.0.1:{free_port()}")
-    env["SECRET_KEY"] = "dev"
+    env["SECRET_KEY"] = "k" * 64  # long, but one character
     command = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
     result = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
@@ -190,3 +215,162 @@ def test_the_development_server_logs_no_token(tmp_path: Path, served_database: s
     assert status == 404
     assert f"/m/abc/edit/{REDACTED}" in output
     assert TOKEN not in output
+
+
+# -- One gunicorn for the tests that only send it requests and read its log -----------------------
+
+GUNICORN = [str(BIN / "gunicorn"), "--config", "python:scorekeeper.serving.gunicorn_conf"]
+NEW_MATCH = {
+    "name": "Friday",
+    "sides": [{"name": "Us", "players": ["A"]}, {"name": "Them", "players": ["B"]}],
+}
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: http.client.HTTPMessage
+    body: bytes
+
+
+@dataclass(frozen=True)
+class Served:
+    """A gunicorn with the production settings, on loopback, and its log."""
+
+    port: int
+    log: Path
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        body: bytes | Iterable[bytes] | None = None,
+        headers: dict[str, str] | None = None,
+        *,
+        chunked: bool = False,
+    ) -> Answer:
+        """Send one request on a connection of its own, its body in chunks when `chunked`."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            connection.request(method, path, body, headers or {}, encode_chunked=chunked)
+            response = connection.getresponse()
+            return Answer(response.status, response.headers, response.read())
+        finally:
+            connection.close()
+
+    def logged(self, marker: str) -> str:
+        """Return the log once it holds `marker`: gunicorn logs a request after answering it."""
+        deadline = time.monotonic() + STARTUP_DEADLINE
+        while marker not in (text := self.log.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return text
+
+    def new_match(self) -> tuple[str, str]:
+        """Create a match through the API; return its id and edit token."""
+        answer = self.send("POST", "/api/v1/matches", json.dumps(NEW_MATCH).encode(), JSON)
+        created = json.loads(answer.body)
+        return created["id"], created["edit_token"]
+
+
+JSON = {"Content-Type": "application/json"}
+
+
+@contextmanager
+def gunicorn_serving(database_url: str, log: Path, **variables: str) -> Iterator[Served]:
+    """Serve the app with gunicorn, two workers as by default, for the block."""
+    port = free_port()
+    env = server_environment(
+        database_url, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2", LOG_LEVEL="info", **variables
+    )
+    with serving(GUNICORN, env, log, f"http://127.0.0.1:{port}/robots.txt"):
+        yield Served(port, log)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory, served_database: str) -> Iterator[Served]:
+    with gunicorn_serving(served_database, tmp_path_factory.mktemp("served") / "log") as server:
+        yield server
+
+
+def chunks(body: bytes, size: int = 8192) -> Iterator[bytes]:
+    return (body[start : start + size] for start in range(0, len(body), size))
+
+
+@pytest.mark.parametrize("chunked", [True, False], ids=["chunked", "declared"])
+@pytest.mark.parametrize(
+    ("path", "sent_type", "answer_type"),
+    [
+        ("/api/v1/score", "application/json", "application/json"),
+        ("/matches/new", "application/x-www-form-urlencoded", "text/html"),
+    ],
+    ids=["API", "page"],
+)
+@pytest.mark.parametrize("size", [MAX_CONTENT_LENGTH + 1, 4 * MAX_CONTENT_LENGTH])
+def test_a_body_over_the_limit_is_refused_with_413_however_it_is_sent(
+    served: Served, path: str, sent_type: str, answer_type: str, chunked: bool, size: int
+) -> None:
+    body = b"x" * size
+    headers = {"Content-Type": sent_type}
+    answer = served.send("POST", path, chunks(body) if chunked else body, headers, chunked=chunked)
+    assert answer.status == 413
+    assert answer.headers["Content-Type"].startswith(answer_type)
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(served: Served) -> None:
+    body = json.dumps({**NEW_MATCH, "name": "x" * 40}).encode()
+    answer = served.send("POST", "/api/v1/matches", chunks(body, 16), JSON, chunked=True)
+    assert answer.status == 201, answer.body
+
+
+def percent_encoded(text: str) -> str:
+    return "".join(f"%{ord(character):02X}" for character in text)
+
+
+def test_gunicorn_logs_no_token_however_the_path_spells_it(served: Served) -> None:
+    public_id, token = served.new_match()
+    spellings = {
+        f"/m/{public_id}/%65dit/{token}": 200,
+        f"/m/{public_id}/edit/{percent_encoded(token)}": 200,
+        f"/m/{public_id}%2Fedit%2F{token}/share": 200,
+        f"/m/{public_id}//edit/{token}": 308,  # to the page's own URL
+    }
+    statuses = {
+        path: served.send("GET", f"{path}?n={n}").status for n, path in enumerate(spellings)
+    }
+    log = served.logged(f"?n={len(spellings) - 1}")
+    assert statuses == spellings
+    assert token not in log and percent_encoded(token) not in log
+    assert log.count(REDACTED) >= len(spellings)
+
+
+HTTPS_FROM_PROXY = {"X-Forwarded-Proto": "https"}
+
+
+def test_gunicorn_sends_hsts_when_the_trusted_proxy_says_the_request_came_over_https(
+    served: Served,
+) -> None:
+    over_https = served.send("GET", "/", headers=HTTPS_FROM_PROXY)
+    over_http = served.send("GET", "/")
+    assert over_https.headers["Strict-Transport-Security"] == f"max-age={DEFAULT_HSTS_MAX_AGE}"
+    assert "Strict-Transport-Security" not in over_http.headers
+
+
+def test_gunicorn_sends_no_hsts_when_an_untrusted_peer_claims_https(
+    tmp_path: Path, served_database: str
+) -> None:
+    trusting_another = {"FORWARDED_ALLOW_IPS": "192.0.2.1"}  # not this test, on 127.0.0.1
+    with gunicorn_serving(served_database, tmp_path / "log", **trusting_another) as server:
+        answer = server.send("GET", "/", headers=HTTPS_FROM_PROXY)
+    assert answer.status == 200
+    assert "Strict-Transport-Security" not in answer.headers
+
+
+def test_gunicorn_renders_one_pdf_at_a_time_and_answers_the_others_503(served: Served) -> None:
+    never_cached = [f"/rules/standard/sheet.pdf?sides=Table{n}&sides=Guests" for n in range(8)]
+    with ThreadPoolExecutor(len(never_cached)) as clients:
+        answers = list(clients.map(lambda path: served.send("GET", path), never_cached))
+
+    assert {answer.status for answer in answers} == {200, 503}
+    busy = next(answer for answer in answers if answer.status == 503)
+    assert busy.headers["Retry-After"] == "5"
+    assert b"Other PDFs are being made right now" in busy.body

@@ -23,10 +23,11 @@ from scorekeeper.printing.documents import (
     PrintedRules,
     card_pdf,
     pocket_pdf,
+    report_key,
     report_pdf,
     sheet_pdf,
 )
-from scorekeeper.printing.pdf import Paper, PdfTooSlow, drawing_url
+from scorekeeper.printing.pdf import Paper, PdfRendersBusy, PdfTooSlow, drawing_url, refuse_if_busy
 from scorekeeper.serving.http import error_page, match_or_404
 from scorekeeper.store.models import Match
 
@@ -39,6 +40,7 @@ BLANK_SHEET_SIDES = 2  # columns a blank score sheet offers unless asked for mor
 SECTION_HEADING_LINES = 2  # a section's heading is about as tall as two of its lines
 MAX_FILE_NAME = 80
 RETRY_SLOW_PDF_AFTER = 60  # seconds: the page says "in a minute"
+RETRY_BUSY_PDF_AFTER = 5  # seconds: a render takes one or two, and the page says "a few"
 
 
 @bp.app_template_global()
@@ -162,6 +164,13 @@ def too_slow(_error: PdfTooSlow) -> Response:
     return error_page(ServiceUnavailable(message, retry_after=RETRY_SLOW_PDF_AFTER))
 
 
+@bp.errorhandler(PdfRendersBusy)
+def busy(_error: PdfRendersBusy) -> Response:
+    """Say, in the reader's language, that other PDFs are being made and to ask again soon."""
+    message = gettext("Other PDFs are being made right now. Try again in a few seconds.")
+    return error_page(ServiceUnavailable(message, retry_after=RETRY_BUSY_PDF_AFTER))
+
+
 # -- Rules of a preset -------------------------------------------------------------------------
 
 
@@ -263,7 +272,23 @@ def match_file_title(match: Match, what: str) -> str:
     return f"{match.name} {match.created_at.date().isoformat()} {what}"
 
 
+def refused_while_busy(view: Callable[[str], Response]) -> Callable[[str], Response]:
+    """Refuse a match's report at once, having read only the match's row, when it would have to
+    be rendered while every render slot is taken: loading a large match whole only to refuse it
+    would keep a worker from the rounds being entered for longer than the refusal itself."""
+
+    @functools.wraps(view)
+    def refusing(public_id: str) -> Response:
+        match = store.find_match(public_id)
+        if match is not None:
+            refuse_if_busy(report_key(match))
+        return view(public_id)
+
+    return refusing
+
+
 @bp.get("/m/<public_id:public_id>/report.pdf")
+@refused_while_busy
 @in_print_language
 def match_report(match: Match) -> Response:
     pdf = report_pdf(match, printed_match_rules(match), requested_paper())

@@ -6,7 +6,7 @@ they are rendered once and then served from the cache; a match report follows it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
 from flask import render_template
@@ -143,10 +143,15 @@ def sheet_pdf(
     return cached_pdf(key, lambda: sheet_html(printed, sides, date, paper))
 
 
-def report_pdf(match: Match, printed: PrintedRules, paper: Paper) -> bytes:
-    """Return the match's report, rendered once per version of the match, paper and language.
+def report_key(match: Match) -> tuple[Hashable, ...]:
+    """Return how a match's report is cached, as far as the match's own row says: its version.
 
     The time of the match's last change is part of the key: a database restored from a backup
     may bring back a version number that the match has since reached with other rounds."""
-    key = ("report", match.public_id, match.version, match.updated_at, printed, paper)
+    return ("report", match.public_id, match.version, match.updated_at)
+
+
+def report_pdf(match: Match, printed: PrintedRules, paper: Paper) -> bytes:
+    """Return the match's report, rendered once per version of the match, paper and language."""
+    key = (*report_key(match), printed, paper)
     return cached_pdf(key, lambda: report_html(store.match_view(match), printed, paper))

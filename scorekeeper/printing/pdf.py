@@ -1,5 +1,5 @@
 """PDFs: WeasyPrint with the one print stylesheet, a static-only URL fetcher, shared fonts, a cache,
-and a time limit on each render.
+a limit on renders at once and a time limit on each render.
 
 WeasyPrint is imported here, and this module by `create_app`, because importing it takes over
 half a second: the server pays that at start-up rather than on the first PDF request.
@@ -7,6 +7,11 @@ half a second: the server pays that at start-up rather than on the first PDF req
 The time limit is an alarm signal (SIGALRM), which Python delivers to the main thread only: it
 holds in gunicorn's sync workers, which serve each request there, while the threaded development
 server renders without it.
+
+At most `PDF_RENDERS_AT_ONCE` PDFs are rendered at once by a server's processes together: a
+render takes a worker for a second or more, and a flood of them would leave none free for the
+rounds being entered. A PDF asked for while that many are under way is refused (`PdfRendersBusy`,
+answered 503) rather than queued; one in the cache is served whatever is being rendered.
 """
 
 from __future__ import annotations
@@ -14,12 +19,16 @@ from __future__ import annotations
 import base64
 import binascii
 import enum
+import fcntl
 import functools
 import logging
 import mimetypes
 import signal
+import tempfile
 import threading
-from collections.abc import Callable, Hashable
+import weakref
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -42,6 +51,9 @@ ORIGIN = "https://scorekeeper.invalid"
 DRAWING_URL_PREFIX = "data:image/svg+xml;base64,"
 STYLESHEET = "print.css"
 DEFAULT_CACHE_SIZE = 256
+# One render at a time per server: with gunicorn's two sync workers by default, the other stays
+# free for everything else.
+DEFAULT_RENDERS_AT_ONCE = 1
 # Seconds: some 30 times the slowest PDF's render, and under gunicorn's timeout (30 s), so that
 # a reader whose PDF was stopped gets a page saying so rather than a dropped connection.
 DEFAULT_TIME_LIMIT = 10
@@ -65,6 +77,10 @@ class RefusedURL(ValueError):
 
 class PdfTooSlow(Exception):
     """A PDF took longer than `PDF_TIME_LIMIT` to render, and was stopped."""
+
+
+class PdfRendersBusy(Exception):
+    """As many PDFs as may be rendered at once are being rendered: this one was not."""
 
 
 class _Alarm(BaseException):
@@ -141,15 +157,68 @@ def print_style(static_folder: Path, static_url_path: str) -> PrintStyle:
     return PrintStyle(fonts, stylesheet, threading.Lock())
 
 
+class RenderSlots:
+    """At most `count` renders at once among this process, its threads and every process forked
+    from it after: gunicorn's workers, which the master forks once it has created the app.
+
+    Each slot is one byte of an unlinked file, held with a POSIX record lock. Such a lock belongs
+    to a process, so the workers that share the file exclude one another, and the kernel frees
+    it when its process dies, however it dies: a killed worker never keeps a slot. Threads of one
+    process share their process's locks, so the slots it holds are kept apart here as well.
+    """
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.file = tempfile.TemporaryFile()
+        weakref.finalize(self, self.file.close)  # an app in tests goes long before its process
+        self.lock = threading.Lock()
+        self.held: set[int] = set()
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        """Hold a free slot for the block; raise `PdfRendersBusy` at once when none is free."""
+        slot = self._take()
+        if slot is None:
+            raise PdfRendersBusy
+        try:
+            yield
+        finally:
+            with self.lock:
+                fcntl.lockf(self.file, fcntl.LOCK_UN, 1, slot)
+                self.held.discard(slot)
+
+    def any_free(self) -> bool:
+        """Tell whether a slot is free now; another render may take it before this one does."""
+        try:
+            with self.slot():
+                return True
+        except PdfRendersBusy:
+            return False
+
+    def _take(self) -> int | None:
+        with self.lock:
+            for slot in set(range(self.count)) - self.held:
+                try:
+                    fcntl.lockf(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, slot)
+                except OSError:  # another process holds it
+                    continue
+                self.held.add(slot)
+                return slot
+        return None
+
+
 class PdfRenderer:
     """Render HTML to PDF with one font configuration and one parsed stylesheet for every PDF."""
 
-    def __init__(self, fetcher: StaticOnlyFetcher, style: PrintStyle, cache_size: int) -> None:
+    def __init__(
+        self, fetcher: StaticOnlyFetcher, style: PrintStyle, cache_size: int, slots: RenderSlots
+    ) -> None:
         self.fetcher = fetcher
         self.style = style
         # Rendered PDFs by everything that determines them, the least recently used dropped.
-        self.cache: LRUCache[Hashable, bytes] = LRUCache(maxsize=cache_size)
+        self.cache: LRUCache[tuple[Hashable, ...], bytes] = LRUCache(maxsize=cache_size)
         self.cache_lock = threading.Lock()
+        self.slots = slots
 
     def render(self, html: str) -> bytes:
         """Return the PDF of an HTML document, styled by the print stylesheet."""
@@ -214,7 +283,8 @@ def init_app(app: Flask) -> None:
     fetcher = StaticOnlyFetcher(static_folder, app.static_url_path)
     style = print_style(static_folder, app.static_url_path)
     cache_size = app.config.get("PDF_CACHE_SIZE", DEFAULT_CACHE_SIZE)
-    app.extensions["pdf"] = PdfRenderer(fetcher, style, cache_size)
+    slots = RenderSlots(app.config.setdefault("PDF_RENDERS_AT_ONCE", DEFAULT_RENDERS_AT_ONCE))
+    app.extensions["pdf"] = PdfRenderer(fetcher, style, cache_size, slots)
     limit = app.config.setdefault("PDF_TIME_LIMIT", DEFAULT_TIME_LIMIT)
     logger.info(
         "A PDF that takes over %s s to render is stopped where requests run on the main thread "
@@ -243,8 +313,22 @@ def render_pdf(html: str) -> bytes:
     return within_time_limit(render, seconds) if seconds > 0 and alarm_available() else render()
 
 
+def refuse_if_busy(key_start: tuple[Hashable, ...]) -> None:
+    """Raise `PdfRendersBusy` when no render slot is free and no PDF in the cache has a key that
+    begins with `key_start`, in any language: a request that `cached_pdf` would refuse, told so
+    before it does the work of building its whole key."""
+    pdfs = renderer()
+    if pdfs.slots.any_free():
+        return
+    with pdfs.cache_lock:
+        cached = any(key[1 : len(key_start) + 1] == key_start for key in pdfs.cache)
+    if not cached:
+        raise PdfRendersBusy
+
+
 def cached_pdf(key: tuple[Hashable, ...], render_html: Callable[[], str]) -> bytes:
-    """Return the PDF for `key` in the request's language, rendering `render_html()` once.
+    """Return the PDF for `key` in the request's language, rendering `render_html()` once; raise
+    `PdfRendersBusy` when it must be rendered and as many renders as may run are running.
 
     `key` must hold everything besides the language that the document depends on.
     """
@@ -252,7 +336,8 @@ def cached_pdf(key: tuple[Hashable, ...], render_html: Callable[[], str]) -> byt
     with pdfs.cache_lock:
         pdf = pdfs.cache.get(full_key)
     if pdf is None:
-        pdf = render_pdf(render_html())
+        with pdfs.slots.slot():
+            pdf = render_pdf(render_html())
         with pdfs.cache_lock:
             pdfs.cache[full_key] = pdf
     return pdf

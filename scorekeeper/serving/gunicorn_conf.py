@@ -11,24 +11,45 @@ from __future__ import annotations
 import gc
 import os
 import signal
+from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from flask import Flask
 from gunicorn.arbiter import Arbiter
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
+from gunicorn.http.message import Request
+from gunicorn.http.wsgi import Response
 from gunicorn.workers.base import Worker
 
-from scorekeeper.serving.logs import REDACT_TOKENS
+from scorekeeper.serving.logs import MATCHED_TOKEN, REDACT_TOKENS, redact_tokens
 from scorekeeper.store.models import db
+
+if TYPE_CHECKING:
+    from gunicorn._types import _EnvironType
+    from gunicorn.glogging import _AtomsDict
 
 
 class RedactingLogger(Logger):
-    """Gunicorn's logger, with edit tokens taken out of the access and error logs."""
+    """Gunicorn's logger, with edit tokens taken out of the access and error logs: the token
+    the router matched from every part of an access log line, and any other by its pattern."""
 
     def setup(self, cfg: Config) -> None:
         super().setup(cfg)
         self.access_log.addFilter(REDACT_TOKENS)
         self.error_log.addFilter(REDACT_TOKENS)
+
+    def atoms(
+        self, resp: Response, req: Request, environ: _EnvironType, request_time: timedelta
+    ) -> _AtomsDict:
+        """Return the parts of an access log line, read from the request with the token that
+        the router matched taken out of its URL, whatever its spelling, and its other headers."""
+        if token := environ.get(MATCHED_TOKEN):
+            environ = {
+                name: redact_tokens(value, token) if isinstance(value, str) else value
+                for name, value in environ.items()
+            }
+        return super().atoms(resp, req, environ, request_time)
 
 
 wsgi_app = "scorekeeper:create_app(config_object='scorekeeper.config.Production')"

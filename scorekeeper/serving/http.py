@@ -33,10 +33,12 @@ def error_page(error: HTTPException) -> Response:
 
 
 def _view_url_of_refused_edit_link(status: int) -> str | None:
-    """Return the view link of the match whose edit link this request was refused, if it was:
-    a new edit link may have replaced the one followed, and the view link still opens."""
+    """Return the view link of the match whose edit link this request was refused, if it was
+    (403, or 429 past the wrong-guess limit): a new edit link may have replaced the one followed,
+    and the view link still opens."""
     arguments = request.view_args or {}
-    if status != 403 or "public_id" not in arguments or "token" not in arguments:
+    refused = status in (403, 429) and rate_limit.was_match_found()
+    if not refused or "public_id" not in arguments or "token" not in arguments:
         return None
     return url_for("matches.view", public_id=arguments["public_id"], _external=True)
 

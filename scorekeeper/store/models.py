@@ -11,6 +11,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     ForeignKey,
+    Index,
     MetaData,
     String,
     Table,
@@ -195,11 +196,14 @@ class Operation(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now, index=True)
 
 
-class GuessWindow(Base):
-    """How many requests for a match one client got wrong within one window of time."""
+class WrongGuess(Base):
+    """A request for a match that guessed wrong, counted for a while against one rate-limit key:
+    the client's address, or the match whose edit token it got wrong."""
 
-    __tablename__ = "guess_window"
+    __tablename__ = "wrong_guess"
+    __table_args__ = (Index("ix_wrong_guess_scope_key_guessed_at", "scope", "key", "guessed_at"),)
 
-    window_start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
-    client: Mapped[str] = mapped_column(String(64), primary_key=True)
-    failures: Mapped[int] = mapped_column(default=0)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    scope: Mapped[str] = mapped_column(String(8))  # what `key` names: "address" or "match"
+    key: Mapped[str] = mapped_column(String(64))
+    guessed_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
