@@ -135,10 +135,13 @@
 
   // Once the engine takes the round, what saving refused beside the fields is put right: those
   // messages go, and the note at the top stops pointing to them; a box that still holds no
-  // number keeps its own. The note's problems of the whole round stay: one may be a later
-  // round's, which only saving checks.
+  // number keeps its own, and so does the choice of who went out while none is made, which the
+  // engine never sees. The note's problems of the whole round stay: one may be a later round's,
+  // which only saving checks.
   function clearSavedProblems(unreadable) {
     const kept = new Set(unreadable.map((input) => `${input.id}-errors`));
+    const unanswered = form.elements.went_out.value === "";
+    if (unanswered) kept.add("went_out-errors");
     for (const errors of form.querySelectorAll(".field-errors")) {
       if (!errors.id.endsWith("-unreadable") && !kept.has(errors.id)) errors.remove();
     }
@@ -152,7 +155,9 @@
       if (!unreadable.includes(input)) markInvalid(input, "onSaving", false);
     });
     const note = document.querySelector(".problems");
-    if (!note || unreadable.length) return;
+    if (!note || unreadable.length || (unanswered && document.getElementById("went_out-errors"))) {
+      return;
+    }
     note.querySelector("a[href^='#']")?.closest("p")?.remove(); // "2 fields below say..."
     if (!note.querySelector("li")) note.remove();
   }

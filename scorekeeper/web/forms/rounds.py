@@ -155,7 +155,12 @@ class RoundForm(FlaskForm):
     """One round: a sub-form per side, who went out, and the version and operation id that
     keep a change from overwriting another or applying twice."""
 
-    went_out = SingleRadioField(_l("Who went out?"), default=NOBODY)
+    # No choice until the table makes one: a preselected "nobody" left untouched would drop the
+    # going-out bonus of the side that went out.
+    went_out = SingleRadioField(
+        _l("Who went out?"),
+        invalid_choice_message=_l("Choose the side that went out, or Nobody if the stock ran out."),
+    )
     sides = SideList(FormField(SideForm))
     round_number = HiddenField()
     version = HiddenField()

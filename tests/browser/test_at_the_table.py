@@ -1,0 +1,47 @@
+"""At the table, on a phone: who went out is the table's choice, card counts judged once complete,
+each partner's cards counted apart, who deals, and the pages laid out for a thumb."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_match_in_browser import fill_side, live_total, save_round, tap_choice
+
+pytestmark = pytest.mark.browser
+
+StoreMatch = Callable[[dict[str, object]], dict[str, str]]
+PAIRS = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]
+
+
+def new_round(store_match: StoreMatch, page: Page, name: str) -> dict[str, str]:
+    """Store a match of two pairs under standard rules and open its round 1 form."""
+    links = store_match({"name": name, "rules": {"preset": "standard"}, "sides": PAIRS})
+    page.goto(f"{links['edit_url']}/rounds/new")
+    return links
+
+
+def test_a_round_saved_before_the_table_says_who_went_out_is_refused_beside_the_choice(
+    stored_match: StoreMatch, new_page: Callable[..., Page], screenshot: Callable[[Page, str], None]
+) -> None:
+    page = new_page()
+    new_round(stored_match, page, "Who went out")
+    expect(page.locator("input[name='went_out']:checked")).to_have_count(0)
+    fill_side(page, 0, {"clean_books": 2, "dirty_books": 2, "melded_points": 765})
+    fill_side(page, 1, {"clean_books": 1, "melded_points": 310, "leftover_points": 85})
+
+    page.locator("[data-submit-once]").tap()
+
+    expect(page.locator("#went_out-errors")).to_have_text(
+        "Choose the side that went out, or Nobody if the stock ran out."
+    )
+    expect(page.locator("#sides-0-melded_points")).to_have_value("765")
+    expect(page.locator("#sides-1-leftover_points")).to_have_value("85")
+    screenshot(page, "31-1-who-went-out-refused")
+    tap_choice(page, "went_out", "0")
+    live_total(page, 0).to_have_text("2,465")
+    expect(page.locator("#went_out-errors")).to_have_count(0)  # answered: the live score says so
+    save_round(page, 1)
+    page.locator("#round-1 a.edit-round").tap()
+    expect(page.locator("input[name='went_out'][value='0']")).to_be_checked()
