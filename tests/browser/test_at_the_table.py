@@ -45,3 +45,42 @@ def test_a_round_saved_before_the_table_says_who_went_out_is_refused_beside_the_
     save_round(page, 1)
     page.locator("#round-1 a.edit-round").tap()
     expect(page.locator("input[name='went_out'][value='0']")).to_be_checked()
+
+
+# The contrast of a text's colour with the first ground behind it that has a colour, by WCAG 2's
+# relative luminance.
+CONTRAST = """(element) => {
+    const rgb = (colour) => colour.match(/[\\d.]+/g).map(Number);
+    const luminance = (colour) => {
+        const [r, g, b] = rgb(colour).slice(0, 3).map((value) => {
+            const c = value / 255;
+            return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    let ground = element;
+    while (ground && (rgb(getComputedStyle(ground).backgroundColor)[3] ?? 1) === 0) {
+        ground = ground.parentElement;
+    }
+    const back = ground ? getComputedStyle(ground).backgroundColor : "rgb(255, 255, 255)";
+    const [light, dark] = [luminance(getComputedStyle(element).color), luminance(back)].sort(
+        (a, b) => b - a,
+    );
+    return (light + 0.05) / (dark + 0.05);
+}"""
+
+
+def test_the_live_scores_errors_reach_seven_to_one_contrast_against_their_ground(
+    stored_match: StoreMatch, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    new_round(stored_match, page, "Contrast")
+    fill_side(page, 0, {"clean_books": 1})  # a book, and no cards to make it of
+    page.fill("#sides-1-melded_points", "4o")  # no number
+
+    problem = page.locator("[data-side='0'] [data-problems] li").first
+    expect(problem).to_be_visible()
+    unreadable = page.locator("#sides-1-melded_points-unreadable li")
+    expect(unreadable).to_be_visible()
+    for text in (problem, unreadable):
+        assert text.evaluate(CONTRAST) >= 7
