@@ -260,7 +260,8 @@ def test_a_finished_match_sets_up_the_next_with_its_players_seating_rules_and_la
     first = create_match(overrides=house_rules, sides=sides, language="nl")
     play_rounds(first, [ANOTHER_ROUND] * 4)
 
-    standings = client.get(f"/m/{first.public_id}").get_data(as_text=True)
+    # Offered on the edit link: the view link only watches the table play.
+    standings = client.get(f"/m/{first.public_id}/edit/{first.edit_token}").get_data(as_text=True)
     assert f'href="/m/{first.public_id}/again"' in standings
     page, form = again(client, first.public_id)
     assert client.post("/matches/new", data=form).status_code == 303
@@ -315,6 +316,18 @@ def test_the_next_match_plays_the_same_rules_whatever_house_rules_the_form_offer
         first_match, second_match = db.session.scalars(db.select(Match).order_by(Match.id))
         assert store.rules_of(second_match) == store.rules_of(first_match)
         assert second_match.preset == preset
+
+
+def test_the_view_link_of_a_finished_match_offers_no_next_one(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    first = create_match()
+    play_rounds(first, [ANOTHER_ROUND] * 4)
+
+    standings = client.get(f"/m/{first.public_id}").get_data(as_text=True)
+
+    assert "Winner" in standings or "draw" in standings
+    assert "/again" not in standings and "Play again" not in standings
 
 
 def test_a_match_still_being_played_offers_no_next_one(client: FlaskClient, app: Flask) -> None:
