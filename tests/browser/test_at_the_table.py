@@ -9,8 +9,11 @@ import pytest
 from playwright.sync_api import Page, expect
 from test_match_in_browser import fill_side, live_total, save_round, tap_choice
 
+from scorekeeper.i18n import LANGUAGES
+
 pytestmark = pytest.mark.browser
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 StoreMatch = Callable[[dict[str, object]], dict[str, str]]
 PAIRS = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]
 
@@ -84,3 +87,74 @@ def test_the_live_scores_errors_reach_seven_to_one_contrast_against_their_ground
     expect(unreadable).to_be_visible()
     for text in (problem, unreadable):
         assert text.evaluate(CONTRAST) >= 7
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_save_and_cancel_stay_side_by_side_on_a_phone_in_every_language(
+    stored_match: StoreMatch,
+    new_page: Callable[..., Page],
+    screenshot: Callable[[Page, str], None],
+    language: str,
+) -> None:
+    page = new_page({**PHONE, "locale": language})
+    new_round(stored_match, page, "Side by side")
+
+    bar = page.locator(".sticky-actions")
+    save, cancel = bar.locator(".button.primary"), bar.locator("a.button")
+    save_box, cancel_box = save.bounding_box(), cancel.bounding_box()
+    assert save_box is not None and cancel_box is not None
+    assert abs(save_box["y"] - cancel_box["y"]) < 1, f"{language}: Cancel went under Save"
+    assert cancel_box["x"] + cancel_box["width"] <= 390
+    # Each button breaks its words only between them, never within one.
+    for button in (save, cancel):
+        assert button.evaluate("(b) => b.scrollWidth <= b.clientWidth")
+    screenshot(page, f"31-6-save-cancel-{language}")
+
+
+QUIET = {"sides": [{"clean_books": 1, "melded_points": 200}, {"melded_points": 150}]}
+
+
+def covers(page: Page, selector: str) -> str | None:
+    """Return what is on top at the middle of the element's first line on the screen, when that
+    is not the element itself."""
+    return page.evaluate(
+        """(selector) => {
+            const element = document.querySelector(selector);
+            const box = element.getBoundingClientRect();
+            const top = document.elementFromPoint(box.x + box.width / 2, box.y + 10);
+            return element.contains(top) ? null : (top ? top.className || top.tagName : "nothing");
+        }""",
+        selector,
+    )
+
+
+def test_the_saved_rounds_notice_scrolls_away_rather_than_covering_the_standings(
+    stored_match: StoreMatch,
+    stored_round: Callable[[dict[str, str], dict[str, object]], None],
+    new_page: Callable[..., Page],
+    viewport_screenshots: Callable[[Page, str], None],
+) -> None:
+    page = new_page()
+    links = new_round(stored_match, page, "Scrolled")
+    for number in (1, 2):
+        stored_round(links, {"round": number, **QUIET})
+    page.goto(f"{links['edit_url']}/rounds/new")
+    tap_choice(page, "went_out", "nobody")
+    fill_side(page, 0, {"clean_books": 1, "melded_points": 200})
+    save_round(page, 3)
+    expect(page.locator(".flash")).to_contain_text("Round 3 is saved.")
+
+    for row in ("#round-1", "#round-2", "#round-3", ".scores tfoot .totals"):
+        page.locator(row).evaluate("(row) => row.scrollIntoView({block: 'start'})")
+        assert covers(page, row) is None, f"{row} is under {covers(page, row)}"
+    viewport_screenshots(page, "31-6-standings-scrolled")
+
+    page.locator("#round-2 a.edit-round").tap()
+    tap_choice(page, "went_out", "nobody")
+    save_round(page, 2)  # back at the round's own row, marked
+    assert page.evaluate("location.hash") == "#round-2"
+    marked = page.locator("#round-2 td").first.evaluate(
+        "(cell) => getComputedStyle(cell).backgroundColor"
+    )
+    assert marked == "rgb(231, 241, 235)"  # the accent's soft ground
+
