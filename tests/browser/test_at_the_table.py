@@ -158,3 +158,41 @@ def test_the_saved_rounds_notice_scrolls_away_rather_than_covering_the_standings
     )
     assert marked == "rgb(231, 241, 235)"  # the accent's soft ground
 
+
+def test_the_meld_checker_answers_as_cards_are_typed(
+    stored_match: StoreMatch, new_page: Callable[..., Page], screenshot: Callable[[Page, str], None]
+) -> None:
+    page = new_page()
+    links = stored_match({"name": "Melds", "rules": {"preset": "standard"}, "sides": PAIRS})
+    page.goto(f"{links['view_url']}/melds")
+    verdict = page.locator("[data-verdict]")
+    expect(verdict).to_be_hidden()
+
+    page.select_option("#meld_0-rank", "5")
+    page.fill("#meld_0-naturals", "3")
+    expect(verdict).to_have_text("Not yet: 35 points short of the 50 needed.")
+    page.select_option("#meld_1-rank", "K")
+    page.fill("#meld_1-naturals", "3")
+    page.locator("[data-stepper]:has(#meld_1-jokers) .step:last-child").tap()  # one joker
+    expect(verdict).to_have_text("These melds open: 95 points, at least 50 needed.")
+    expect(page.locator("fieldset:has(#meld_1-rank) .meld-points")).to_have_text("80 points")
+
+    page.select_option("#meld_3-rank", "K")  # a second unfinished meld of kings, past a gap
+    page.fill("#meld_3-naturals", "3")
+    expect(verdict).to_have_text("Not as they are: a meld below cannot be laid down.")
+    row = page.locator("fieldset:has(#meld_3-rank)")
+    expect(row.locator(".meld-points")).to_have_text("30 points, not counted")
+    expect(row.locator(".field-errors")).to_have_text(
+        "Meld 4: a side keeps one unfinished meld of each rank; put these K together."
+    )
+    screenshot(page, "31-6-meld-checker-live")
+
+    page.fill("#meld_3-naturals", "3x")
+    expect(page.locator("#meld_3-naturals-unreadable")).to_have_text(
+        "Enter a whole number, such as 0 or 50."
+    )
+    expect(verdict).to_be_hidden()
+    page.fill("#meld_3-naturals", "")
+    page.select_option("#meld_3-rank", "")
+    expect(verdict).to_have_text("These melds open: 95 points, at least 50 needed.")
+    assert page.url.endswith("/melds")  # answered in place: the page never reloaded
