@@ -157,7 +157,7 @@ class RoundForm(FlaskForm):
 
     # No choice until the table makes one: a preselected "nobody" left untouched would drop the
     # going-out bonus of the side that went out.
-    went_out = SingleRadioField(
+    went_out = SingleRadioField(  # type: ignore[call-arg]  # types-WTForms lacks the message
         _l("Who went out?"),
         invalid_choice_message=_l("Choose the side that went out, or Nobody if the stock ran out."),
     )
