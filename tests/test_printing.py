@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale, gettext
 from pdf_layout import POINTS_PER_MM, words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
@@ -310,3 +312,33 @@ def test_the_rules_page_preselects_the_regions_paper(
 @pytest.mark.parametrize("url", ["/rules/nope", "/rules/nope/card.pdf", "/rules/nope/sheet.pdf"])
 def test_an_unknown_preset_is_not_found(client: FlaskClient, url: str) -> None:
     assert client.get(url).status_code == 404
+
+
+SOURCE_KEYS = ("canasta-variant", "gamerules", "ko-club", "nl-partnership")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_presets_page_and_pdfs_say_where_it_comes_from_in_words_not_by_internal_keys(
+    client: FlaskClient, download: Download, preset: str
+) -> None:
+    page = html.unescape(client.get(f"/rules/{preset}").get_data(as_text=True))
+    texts = {kind: text_of(download(f"/rules/{preset}/{kind}.pdf")) for kind in PRESET_PDFS}
+
+    assert PRESETS[preset].origin in page
+    assert PRESETS[preset].origin in texts["card"]
+    for shown in (page, *texts.values()):
+        assert not any(key in shown for key in SOURCE_KEYS)
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_a_presets_origin_is_told_in_the_readers_language(
+    app: Flask, client: FlaskClient, download: Download, language: str
+) -> None:
+    client.set_cookie("lang", language)
+
+    text = text_of(download("/rules/standard/card.pdf"))
+
+    with app.test_request_context(), force_locale(language):
+        origin = gettext(PRESETS["standard"].origin)
+    assert re.sub(r"\s+", " ", origin) in text
+    assert language == "en" or origin != PRESETS["standard"].origin

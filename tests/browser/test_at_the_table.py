@@ -9,11 +9,14 @@ import pytest
 from playwright.sync_api import Page, expect
 from test_match_in_browser import fill_side, live_total, save_round, tap_choice
 
+from scorekeeper.domain.rules import PRESETS
 from scorekeeper.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+# The keys RULES.md gives the rules' sources: no words for players.
+SOURCE_KEYS = ("canasta-variant", "gamerules", "ko-club", "nl-partnership")
 StoreMatch = Callable[[dict[str, object]], dict[str, str]]
 PAIRS = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]
 
@@ -196,3 +199,15 @@ def test_the_meld_checker_answers_as_cards_are_typed(
     page.select_option("#meld_3-rank", "")
     expect(verdict).to_have_text("These melds open: 95 points, at least 50 needed.")
     assert page.url.endswith("/melds")  # answered in place: the page never reloaded
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_presets_page_names_no_internal_source_only_where_it_comes_from_in_words(
+    live_server: str, new_page: Callable[..., Page], preset: str
+) -> None:
+    page = new_page()
+    page.goto(f"{live_server}/rules/{preset}")
+
+    expect(page.locator(".print-downloads .hint").first).to_have_text(PRESETS[preset].origin)
+    shown = page.locator("body").inner_text()
+    assert not any(key in shown for key in SOURCE_KEYS)
