@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper.domain.dealing import Seat
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.problems import Problem
 from scorekeeper.domain.rules import PRESETS, SETTING_KEYS, SETTING_RANGES, DeckCount, build_rules
@@ -154,6 +155,35 @@ def setup_data(**fields: str) -> dict[str, str]:
 
 
 PAIRS = {"players-0": "Ann", "players-1": "Bob", "players-2": "Cy", "players-3": "Di"}
+
+
+@pytest.mark.parametrize(
+    ("seating", "box", "seat"),
+    [
+        ("2x2", "0", Seat(0, 0)),
+        ("2x2", "1", Seat(0, 1)),  # Bob, Ann's partner
+        ("2x2", "2", Seat(1, 0)),
+        ("individuals", "3", Seat(3, 0)),
+    ],
+)
+def test_the_first_dealer_is_read_as_the_side_and_place_of_the_player_in_their_box(
+    posted: Callable[..., MatchForm], seating: str, box: str, seat: Seat
+) -> None:
+    form = posted(MatchForm, setup_data(**PAIRS, seating=seating, first_dealer=box))
+
+    assert form.validate()
+    assert form.dealer_seat() == seat
+
+
+def test_a_first_dealer_in_a_box_past_empty_ones_is_read_among_the_players_entered(
+    posted: Callable[..., MatchForm],
+) -> None:
+    blank = {f"players-{box}": "" for box in range(6)}  # a browser posts every box
+    spread = {**blank, "players-0": "Ann", "players-2": "Bob", "players-4": "Cy"}
+    form = posted(MatchForm, setup_data(**spread, seating="individuals", first_dealer="4"))
+
+    assert form.validate()
+    assert form.dealer_seat() == Seat(2, 0)  # Cy, the third side
 
 
 def test_the_set_up_form_names_the_teams_it_is_given_and_the_others_after_their_players(

@@ -211,3 +211,55 @@ def test_a_presets_page_names_no_internal_source_only_where_it_comes_from_in_wor
     expect(page.locator(".print-downloads .hint").first).to_have_text(PRESETS[preset].origin)
     shown = page.locator("body").inner_text()
     assert not any(key in shown for key in SOURCE_KEYS)
+
+
+def test_the_table_chooses_who_deals_first_and_the_pages_say_who_deals_next(
+    live_server: str, new_page: Callable[..., Page], screenshot: Callable[[Page, str], None]
+) -> None:
+    page = new_page()
+    page.goto(f"{live_server}/matches/new")
+    page.fill("#name", "Dealt")
+    for box, name in enumerate(("Ann", "Bob", "Cy", "Di")):
+        page.fill(f"#players-{box}", name)
+    tap_choice(page, "seating", "2x2")
+    dealer = page.locator("#first_dealer")
+    expect(dealer).to_have_value("0")  # the first player unless told
+    expect(dealer.locator("option")).to_have_text(
+        ["Ann", "Bob", "Cy", "Di", "Player 5", "Player 6"]
+    )
+    dealer.select_option(label="Cy")
+    screenshot(page, "31-4-who-deals-first")
+    page.get_by_role("button", name="Create the match").tap()
+    view_url = page.locator("#view-link").input_value()
+    page.get_by_role("link", name="Go to the score sheet").tap()
+
+    expect(page.locator(".next-dealer")).to_have_text("Cy deals round 1.")
+    page.get_by_role("link", name="Enter round 1").tap()
+    expect(page.locator(".next-dealer")).to_have_text("Cy dealt this round. Bob deals round 2.")
+    tap_choice(page, "went_out", "nobody")
+    fill_side(page, 0, {"melded_points": 60})
+    save_round(page, 1)
+    expect(page.locator(".next-dealer")).to_have_text("Bob deals round 2.")
+    screenshot(page, "31-4-standings-next-dealer")
+    watcher = new_page()
+    watcher.goto(view_url)
+    expect(watcher.locator(".next-dealer")).to_have_text("Bob deals round 2.")
+
+
+def test_only_the_edit_link_offers_to_play_again(
+    stored_match: StoreMatch,
+    stored_round: Callable[[dict[str, str], dict[str, object]], None],
+    new_page: Callable[..., Page],
+) -> None:
+    links = stored_match({"name": "Finished", "rules": {"preset": "standard"}, "sides": PAIRS})
+    for number in range(1, 5):
+        stored_round(links, {"round": number, **QUIET})
+    page = new_page()
+
+    page.goto(links["view_url"])
+    expect(page.locator(".result-headline")).to_contain_text("Winner")
+    expect(page.get_by_role("link", name="Play again")).to_have_count(0)
+    page.goto(links["edit_url"])
+    page.get_by_role("link", name="Play again: the same players and rules").tap()
+    expect(page.locator("#players-0")).to_have_value("Ann")
+    expect(page.locator("#first_dealer")).to_have_value("0")  # round 5 comes round to Ann
