@@ -81,6 +81,8 @@
     };
     const modes = {};
     for (const input of card.querySelectorAll(`input[name^='${prefix}']`)) {
+      // Each player's left-over points add up in the side's box, which is what goes.
+      if (input.closest("[data-per-player]")) continue;
       const key = input.name.slice(prefix.length);
       if (input.type === "radio") {
         if (input.checked) modes[key.replace(/_mode$/, "")] = input.value;
@@ -134,14 +136,17 @@
   }
 
   // Once the engine takes the round, what saving refused beside the fields is put right: those
-  // messages go, and the note at the top stops pointing to them; a box that still holds no
-  // number keeps its own, and so does the choice of who went out while none is made, which the
-  // engine never sees. The note's problems of the whole round stay: one may be a later round's,
-  // which only saving checks.
+  // messages go, and the note at the top stops pointing to them. Some stay: a box that still
+  // holds no number keeps its own, and so do what the engine never sees, the choice of who went
+  // out while none is made and what a script of the page marks data-keep-errors (players' points
+  // at odds with their side's). The note's problems of the whole round stay: one may be a later
+  // round's, which only saving checks.
   function clearSavedProblems(unreadable) {
     const kept = new Set(unreadable.map((input) => `${input.id}-errors`));
-    const unanswered = form.elements.went_out.value === "";
-    if (unanswered) kept.add("went_out-errors");
+    if (form.elements.went_out.value === "") kept.add("went_out-errors");
+    for (const element of form.querySelectorAll("[data-keep-errors]")) {
+      kept.add(`${element.id}-errors`);
+    }
     for (const errors of form.querySelectorAll(".field-errors")) {
       if (!errors.id.endsWith("-unreadable") && !kept.has(errors.id)) errors.remove();
     }
@@ -152,12 +157,10 @@
       else element.removeAttribute("aria-describedby");
     }
     numbers.forEach((input) => {
-      if (!unreadable.includes(input)) markInvalid(input, "onSaving", false);
+      if (!kept.has(`${input.id}-errors`)) markInvalid(input, "onSaving", false);
     });
     const note = document.querySelector(".problems");
-    if (!note || unreadable.length || (unanswered && document.getElementById("went_out-errors"))) {
-      return;
-    }
+    if (!note || unreadable.length || [...kept].some((id) => document.getElementById(id))) return;
     note.querySelector("a[href^='#']")?.closest("p")?.remove(); // "2 fields below say..."
     if (!note.querySelector("li")) note.remove();
   }

@@ -304,6 +304,112 @@ def test_only_the_way_of_counting_cards_a_side_chose_is_read(
     assert scores(app, match) == [(60, 310)]
 
 
+# -- Each partner's own left-over cards ----------------------------------------------------------
+
+
+def test_each_player_of_a_pair_has_a_box_for_their_own_left_over_points(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages(sides=[("Us", ["Ann", "Bob"]), ("Cy", ["Cy"])])
+    page = match.page(match.new_round)
+
+    assert re.search(r'<label class="label" for="sides-0-leftover_by_player-0">Ann</label>', page)
+    assert re.search(r'<label class="label" for="sides-0-leftover_by_player-1">Bob</label>', page)
+    assert "sides-1-leftover_by_player" not in page  # Cy alone counts the side's cards
+    assert page.count("data-per-player") == 1
+    assert re.search(r"<details[^>]*data-per-player>", page)  # closed until used
+
+
+@pytest.mark.parametrize("side_total", ["", "85"])
+def test_the_players_left_over_points_add_up_to_the_sides_which_the_round_stores(
+    pages: Callable[..., MatchPages], app: Flask, side_total: str
+) -> None:
+    match = pages()
+    fields = {
+        **WORKED_EXAMPLE,
+        **side(1, leftover_points=side_total, **{"leftover_by_player-0": 60}),
+        **side(1, **{"leftover_by_player-1": 25}),
+    }
+
+    assert match.enter(1, fields).status_code == 303
+
+    assert scores(app, match) == [(2565, 825)]
+    with app.app_context():
+        stored = store.get_match(match.stored.public_id)
+        assert stored is not None
+        assert [entry.leftover_points for entry in stored.rounds[0].entries] == [0, 85]
+
+
+def test_players_points_that_add_up_to_other_than_the_sides_are_refused_beside_it(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    fields = {
+        **WORKED_EXAMPLE,
+        **side(1, leftover_points=90, **{"leftover_by_player-0": 60, "leftover_by_player-1": 25}),
+    }
+
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "The players' points add up to 85, not 90" in errors_next_to(
+        page, "sides-1-leftover_points"
+    )
+    assert re.search(r'name="sides-1-leftover_by_player-1"[^>]*value="25"', page)
+    assert re.search(r"<details[^>]*data-per-player open>", page)  # open, as it was used
+    assert stored_rounds(app) == []
+
+
+def test_a_sum_of_players_points_the_rules_refuse_is_told_beside_the_sides_box_holding_it(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    fields = {
+        **WORKED_EXAMPLE,
+        **side(1, leftover_points="", **{"leftover_by_player-0": 12, "leftover_by_player-1": 0}),
+    }
+
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'name="sides-1-leftover_points"[^>]*value="12"', page)
+    assert "multiple of 5" in errors_next_to(page, "sides-1-leftover_points")
+    assert stored_rounds(app) == []
+
+
+def test_a_players_points_below_zero_are_refused_beside_them(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    fields = {
+        **WORKED_EXAMPLE,
+        **side(1, leftover_points="", **{"leftover_by_player-0": 90, "leftover_by_player-1": -5}),
+    }
+
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "0 or more" in errors_next_to(page, "sides-1-leftover_by_player-1")
+    assert stored_rounds(app) == []
+
+
+def test_players_points_are_left_unread_when_the_side_counts_its_cards_by_kind(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    counted = side(1, leftover_mode="counts", **{"leftover-aces": 1, "leftover_by_player-0": "x"})
+
+    assert (
+        match.enter(1, {**WORKED_EXAMPLE, **side(1, leftover_points=""), **counted}).status_code
+        == 303
+    )
+
+    assert scores(app, match) == [(2565, 890)]
+
+
 def test_a_second_post_of_the_same_new_round_shows_the_stored_round_and_enters_nothing_twice(
     pages: Callable[..., MatchPages], app: Flask
 ) -> None:

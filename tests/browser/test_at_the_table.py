@@ -263,3 +263,36 @@ def test_only_the_edit_link_offers_to_play_again(
     page.get_by_role("link", name="Play again: the same players and rules").tap()
     expect(page.locator("#players-0")).to_have_value("Ann")
     expect(page.locator("#first_dealer")).to_have_value("0")  # round 5 comes round to Ann
+
+
+def test_each_partner_counts_their_own_hand_and_foot_and_the_side_takes_the_sum(
+    stored_match: StoreMatch, new_page: Callable[..., Page], screenshot: Callable[[Page, str], None]
+) -> None:
+    page = new_page()
+    new_round(stored_match, page, "Partners")
+    tap_choice(page, "went_out", "0")
+    fill_side(page, 0, {"clean_books": 2, "dirty_books": 2, "melded_points": 765})
+    fill_side(page, 1, {"clean_books": 1, "melded_points": 310})
+    expect(page.locator("#sides-1-leftover_by_player-0")).to_be_hidden()  # folded away
+
+    page.locator("[data-side='1'] .per-player summary").tap()
+    expect(page.locator("label[for='sides-1-leftover_by_player-0']")).to_have_text("Cy")
+    page.fill("#sides-1-leftover_by_player-0", "60")
+    page.locator("[data-stepper]:has(#sides-1-leftover_by_player-1) .step:last-child").tap()
+    page.fill("#sides-1-leftover_by_player-1", "25")
+
+    expect(page.locator("#sides-1-leftover_points")).to_have_value("85")
+    live_total(page, 1).to_have_text("725")
+    screenshot(page, "31-3-partners-count-apart")
+    page.fill("#sides-1-leftover_points", "90")  # the side's own figure, now at odds with theirs
+    page.locator("[data-submit-once]").tap()
+    mismatch = page.locator("#sides-1-leftover_points-errors")
+    expect(mismatch).to_contain_text("The players' points add up to 85, not 90")
+    page.wait_for_load_state("load")
+    live_total(page, 1).to_have_text("720")  # the live score takes 90, and the message stays
+    expect(mismatch).to_contain_text("The players' points add up to 85, not 90")
+    page.fill("#sides-1-leftover_points", "85")
+    expect(mismatch).to_have_count(0)  # put right
+    page.fill("#sides-1-leftover_points", "")
+    save_round(page, 1)
+    expect(page.locator("#round-1")).to_contain_text("725")

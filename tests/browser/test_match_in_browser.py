@@ -553,6 +553,7 @@ def test_what_saving_refused_beside_a_field_goes_once_the_live_score_takes_the_r
 ) -> None:
     page = new_page()
     open_round_one_of_a_new_match(page, live_server, "Put right")
+    tap_choice(page, "went_out", "nobody")
     fill_side(page, 0, {"melded_points": 40})  # under round 1's minimum of 50
     page.locator("[data-submit-once]").tap()
     refused = page.locator("#sides-0-melded_points-errors")
