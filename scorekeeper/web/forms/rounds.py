@@ -30,7 +30,7 @@ from scorekeeper.domain.entries import (
 )
 from scorekeeper.domain.problems import Problem
 from scorekeeper.domain.rules import CardKind, RuleSet
-from scorekeeper.i18n import format_number, problem_message
+from scorekeeper.i18n import format_typed_number, problem_message
 from scorekeeper.web.forms.fields import SingleRadioField, add_error, count_field, operation_field
 
 
@@ -114,8 +114,8 @@ class SideForm(Form):
             message = gettext(
                 "The players' points add up to %(sum)s, not %(total)s: correct one or the "
                 "other, or leave this box empty.",
-                sum=format_number(total),
-                total=format_number(side),
+                sum=format_typed_number(total),
+                total=format_typed_number(side),
             )
             add_error(self.leftover_points, message)
 
