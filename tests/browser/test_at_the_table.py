@@ -296,3 +296,33 @@ def test_each_partner_counts_their_own_hand_and_foot_and_the_side_takes_the_sum(
     page.fill("#sides-1-leftover_points", "")
     save_round(page, 1)
     expect(page.locator("#round-1")).to_contain_text("725")
+
+
+def test_counts_by_kind_are_judged_once_they_are_all_in_not_between_kinds(
+    stored_match: StoreMatch, new_page: Callable[..., Page], screenshot: Callable[[Page, str], None]
+) -> None:
+    page = new_page()
+    new_round(stored_match, page, "Counting")
+    tap_choice(page, "sides-0-melded_mode", "counts")
+    problems = page.locator("[data-side='0'] [data-problems]")
+
+    with page.expect_response("**/api/v1/score") as scored:
+        page.fill("#sides-0-melded-aces", "1")  # 20 points so far, the kinds after still to come
+    assert scored.value.status == 422  # the engine refuses 20 of a minimum of 50 ...
+    page.wait_for_timeout(100)
+    expect(problems).to_be_hidden()  # ... but the side is still counting
+    live_total(page, 0).to_have_text("–")
+    screenshot(page, "31-2-counting")
+
+    page.locator("#sides-0-red_threes").focus()  # done counting: on to the red threes
+
+    expect(problems).to_contain_text("under the meld minimum of 50")
+
+    tap_choice(page, "sides-1-melded_mode", "counts")
+    kinds = ("jokers", "twos", "aces", "eights_to_kings", "fours_to_sevens")
+    for kind in kinds[:-1]:
+        page.fill(f"#sides-1-melded-{kind}", "1" if kind == "aces" else "0")
+    page.wait_for_timeout(500)
+    expect(page.locator("[data-side='1'] [data-problems]")).to_be_hidden()
+    page.fill("#sides-1-melded-fours_to_sevens", "0")  # the last kind: every count is in
+    expect(page.locator("[data-side='1'] [data-problems]")).to_contain_text("meld minimum")
