@@ -105,19 +105,20 @@ class SideForm(Form):
         for field in self.leftover_by_player:
             if field.data is not None and field.data < 0:
                 add_error(field, gettext("Enter the points as a number of 0 or more."))
-        total, side = self.players_leftover(), self.leftover_points.data
-        box = self.leftover_points
-        if total is not None and side is None and not box.errors:
+        total, box = self.players_leftover(), self.leftover_points
+        if total is None:
+            return
+        if box.data is None and not box.errors:
             # As if typed: an empty box is one whose text could not be read, to WTForms.
             box.data, box.raw_data, box.process_errors = total, [str(total)], []
-        elif total is not None and side is not None and total != side:
+        elif box.data is not None and box.data != total:
             message = gettext(
                 "The players' points add up to %(sum)s, not %(total)s: correct one or the "
                 "other, or leave this box empty.",
                 sum=format_typed_number(total),
-                total=format_typed_number(side),
+                total=format_typed_number(box.data),
             )
-            add_error(self.leftover_points, message)
+            add_error(box, message)
 
     def _leftover(self) -> int | CardCounts:
         """Return the side's left-over cards: counted by kind, or the side's points, else what
