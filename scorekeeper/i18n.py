@@ -102,17 +102,17 @@ def _written_number(number: int, locale: Locale | None) -> str:
 
 def problem_dict(problem: Problem) -> dict[str, object]:
     """Return a domain problem as an API error, in the request's language."""
-    return problem.as_dict(get_translations(), _problem_number)
+    return problem.as_dict(get_translations(), format_typed_number)
 
 
 def problem_message(problem: Problem) -> str:
     """Return a domain problem's message in the request's language."""
-    return problem.message(get_translations(), _problem_number)
+    return problem.message(get_translations(), format_typed_number)
 
 
-def _problem_number(number: int) -> str:
-    """Return a number of a problem as the request's language writes it; one of more digits
-    than Babel's decimals hold, which only a mistyped field gives, as its digits."""
+def format_typed_number(number: int) -> str:
+    """Return a number a problem tells of as the request's language writes it; one of more
+    digits than Babel's decimals hold, which only a mistyped field gives, as its digits."""
     try:
         return format_number(number)
     except decimal.InvalidOperation:

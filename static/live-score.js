@@ -14,6 +14,12 @@
   const numbers = [...form.querySelectorAll("[data-side] input:not([type='radio'])")];
   let timer = null;
   let pending = null;
+  // Cards counted by kind are judged once their counts are all in: while a box of a side's
+  // counts is typed in, and some box of the same counts is still empty, the side's problems
+  // wait (its score shows "–" meanwhile), so that no red comes and goes between one kind and
+  // the next. Leaving those boxes, or filling the last of them, lets them show; saving judges
+  // everything as it is.
+  const counting = new Set(); // the groups of counts being typed in ([data-cards])
 
   // An empty field counts as 0; anything but a whole number, signed or not, is no number and
   // says so, as the server reads it (a negative number is the engine's to refuse).
@@ -81,6 +87,8 @@
     };
     const modes = {};
     for (const input of card.querySelectorAll(`input[name^='${prefix}']`)) {
+      // Each player's left-over points add up in the side's box, which is what goes.
+      if (input.closest("[data-per-player]")) continue;
       const key = input.name.slice(prefix.length);
       if (input.type === "radio") {
         if (input.checked) modes[key.replace(/_mode$/, "")] = input.value;
@@ -134,11 +142,17 @@
   }
 
   // Once the engine takes the round, what saving refused beside the fields is put right: those
-  // messages go, and the note at the top stops pointing to them; a box that still holds no
-  // number keeps its own. The note's problems of the whole round stay: one may be a later
+  // messages go, and the note at the top stops pointing to them. Some stay: a box that still
+  // holds no number keeps its own, and so do what the engine never sees, the choice of who went
+  // out while none is made and what a script of the page marks data-keep-errors (players' points
+  // at odds with their side's). The note's problems of the whole round stay: one may be a later
   // round's, which only saving checks.
   function clearSavedProblems(unreadable) {
     const kept = new Set(unreadable.map((input) => `${input.id}-errors`));
+    if (form.elements.went_out.value === "") kept.add("went_out-errors");
+    for (const element of form.querySelectorAll("[data-keep-errors]")) {
+      kept.add(`${element.id}-errors`);
+    }
     for (const errors of form.querySelectorAll(".field-errors")) {
       if (!errors.id.endsWith("-unreadable") && !kept.has(errors.id)) errors.remove();
     }
@@ -149,10 +163,10 @@
       else element.removeAttribute("aria-describedby");
     }
     numbers.forEach((input) => {
-      if (!unreadable.includes(input)) markInvalid(input, "onSaving", false);
+      if (!kept.has(`${input.id}-errors`)) markInvalid(input, "onSaving", false);
     });
     const note = document.querySelector(".problems");
-    if (!note || unreadable.length) return;
+    if (!note || unreadable.length || [...kept].some((id) => document.getElementById(id))) return;
     note.querySelector("a[href^='#']")?.closest("p")?.remove(); // "2 fields below say..."
     if (!note.querySelector("li")) note.remove();
   }
@@ -191,8 +205,12 @@
   }
 
   // While an entry is refused: the score of each side no problem concerns, the problems of the
-  // others, but those the page already shows next to their fields, as it came back from saving.
-  function showProblems(errors, sides, unreadable) {
+  // others, but those the page already shows next to their fields, as it came back from saving,
+  // and those of a side whose counts are still being typed in.
+  function showProblems(found, sides, unreadable) {
+    const errors = found.filter(
+      (error) => !cards.some((_card, index) => waiting(index) && ofSide(error, index)),
+    );
     cards.forEach((card, index) => {
       showScore(card, sides?.[index], unreadable);
       const shown = new Set([...card.querySelectorAll(".field-errors li")].map(textOf));
@@ -203,6 +221,28 @@
     const others = errors.filter((error) => !cards.some((_card, index) => ofSide(error, index)));
     listProblems(roundProblems, others.map((error) => error.message));
     markQuestioned(errors);
+  }
+
+  function countBoxes(group) {
+    return [...group.querySelectorAll(".cards-counts input")];
+  }
+
+  function noteCounting(event) {
+    const group = event.target.closest?.("[data-cards]");
+    if (!group || !event.target.closest(".cards-counts")) return;
+    if (countBoxes(group).every((box) => box.value.trim() !== "")) counting.delete(group);
+    else counting.add(group);
+  }
+
+  function noteCountsLeft(event) {
+    const group = event.target.closest?.("[data-cards]");
+    if (!group || !counting.has(group) || group.contains(event.relatedTarget)) return;
+    counting.delete(group);
+    later();
+  }
+
+  function waiting(index) {
+    return [...counting].some((group) => cards[index].contains(group));
   }
 
   // A problem of the whole table (more of a card than the decks hold) is also each adding side's.
@@ -262,6 +302,8 @@
     timer = setTimeout(update, DELAY_MS);
   }
 
+  form.addEventListener("input", noteCounting);
+  form.addEventListener("focusout", noteCountsLeft);
   form.addEventListener("input", later);
   form.addEventListener("change", later);
   update();

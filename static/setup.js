@@ -1,5 +1,6 @@
 // The set-up form: when the preset changes, each house rule shows that preset's value and is
-// marked "changed" when what was typed differs; team names show the name they get if left empty.
+// marked "changed" when what was typed differs; team names show the name they get if left empty,
+// and the choice of who deals first names the players as they are typed.
 "use strict";
 
 (() => {
@@ -52,9 +53,18 @@
     return players;
   }
 
+  // Who deals first: each player by the name typed in their box, else as the box is labelled.
+  function showDealerNames() {
+    [...form.elements.first_dealer.options].forEach((option, box) => {
+      const name = form.elements[`players-${box}`]?.value.trim();
+      option.textContent = name || option.dataset.label;
+    });
+  }
+
   function update() {
     showPresetValues();
     showTeamNames();
+    showDealerNames();
   }
 
   form.addEventListener("input", update);

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper.domain.dealing import Seat
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.problems import Problem
 from scorekeeper.domain.rules import PRESETS, SETTING_KEYS, SETTING_RANGES, DeckCount, build_rules
@@ -26,6 +27,11 @@ from scorekeeper.web.forms.match_setup import next_name
 
 SIDES = ("Us", "Them")
 STANDARD = PRESETS["standard"].rules
+# A round in which the stock ran out, chosen so: the form preselects nobody as going out.
+NOBODY_OUT = {
+    "went_out": "nobody",
+    **{f"sides-{index}-melded_mode": "points" for index in range(len(SIDES))},
+}
 
 
 @pytest.fixture
@@ -151,6 +157,35 @@ def setup_data(**fields: str) -> dict[str, str]:
 PAIRS = {"players-0": "Ann", "players-1": "Bob", "players-2": "Cy", "players-3": "Di"}
 
 
+@pytest.mark.parametrize(
+    ("seating", "box", "seat"),
+    [
+        ("2x2", "0", Seat(0, 0)),
+        ("2x2", "1", Seat(0, 1)),  # Bob, Ann's partner
+        ("2x2", "2", Seat(1, 0)),
+        ("individuals", "3", Seat(3, 0)),
+    ],
+)
+def test_the_first_dealer_is_read_as_the_side_and_place_of_the_player_in_their_box(
+    posted: Callable[..., MatchForm], seating: str, box: str, seat: Seat
+) -> None:
+    form = posted(MatchForm, setup_data(**PAIRS, seating=seating, first_dealer=box))
+
+    assert form.validate()
+    assert form.dealer_seat() == seat
+
+
+def test_a_first_dealer_in_a_box_past_empty_ones_is_read_among_the_players_entered(
+    posted: Callable[..., MatchForm],
+) -> None:
+    blank = {f"players-{box}": "" for box in range(6)}  # a browser posts every box
+    spread = {**blank, "players-0": "Ann", "players-2": "Bob", "players-4": "Cy"}
+    form = posted(MatchForm, setup_data(**spread, seating="individuals", first_dealer="4"))
+
+    assert form.validate()
+    assert form.dealer_seat() == Seat(2, 0)  # Cy, the third side
+
+
 def test_the_set_up_form_names_the_teams_it_is_given_and_the_others_after_their_players(
     posted: Callable[..., MatchForm],
 ) -> None:
@@ -239,6 +274,28 @@ def test_the_round_form_reads_points_counts_and_who_went_out(
     assert entry.sides[1] == SideEntry(melded=CardCounts(jokers=2), went_out=True, deal_bonus=2)
 
 
+def test_the_round_form_offers_no_choice_of_who_went_out_until_the_table_makes_one(
+    app: Flask,
+) -> None:
+    with app.test_request_context():
+        form = round_form(SIDES, STANDARD)
+
+        assert form.went_out.data is None
+        assert not any(option.checked for option in form.went_out)
+
+
+def test_a_round_with_nobody_chosen_as_going_out_is_refused_beside_the_choice(
+    posted: Callable[..., RoundForm],
+) -> None:
+    form = posted(two_side_round_form, {"sides-0-clean_books": "2"})
+
+    assert not form.validate()
+    assert form.went_out.errors == [
+        "Choose the side that went out, or Nobody if the stock ran out."
+    ]
+    assert form.sides[0].form.clean_books.data == 2
+
+
 def test_a_stored_round_fills_the_form_with_what_was_entered(app: Flask) -> None:
     entry = RoundEntry(
         2,
@@ -267,7 +324,7 @@ def test_a_stored_round_fills_the_form_with_what_was_entered(app: Flask) -> None
 def test_a_problem_of_a_side_is_shown_next_to_its_field(
     posted: Callable[..., RoundForm], problem: Problem, shown_by: str
 ) -> None:
-    form = posted(two_side_round_form, {})
+    form = posted(two_side_round_form, NOBODY_OUT)
     form.validate()
 
     form.show_problems([problem])
@@ -280,7 +337,7 @@ def test_a_problem_of_a_side_is_shown_next_to_its_field(
 def test_a_problem_of_a_side_as_a_whole_is_marked_where_its_card_lists_it(
     posted: Callable[..., RoundForm],
 ) -> None:
-    form = posted(two_side_round_form, {})
+    form = posted(two_side_round_form, NOBODY_OUT)
     form.validate()
 
     form.show_problems([Problem("clean_books", "Wrong.", side=0), Problem("books", "Few.", side=1)])
@@ -301,7 +358,7 @@ def test_a_problem_of_a_field_the_rules_leave_off_the_page_is_shown_by_its_side(
     posted: Callable[..., RoundForm], settings: dict[str, object], name: str
 ) -> None:
     rules = build_rules("standard", settings)
-    form = posted(lambda: round_form(SIDES, rules), {})
+    form = posted(lambda: round_form(SIDES, rules), NOBODY_OUT)
     form.validate()
 
     form.show_problems([Problem(name, "Not played here.", side=1)])
@@ -314,7 +371,7 @@ def test_a_problem_of_a_field_the_rules_leave_off_the_page_is_shown_by_its_side(
 def test_a_problem_of_the_whole_round_is_shown_above_the_form(
     posted: Callable[..., RoundForm],
 ) -> None:
-    form = posted(two_side_round_form, {})
+    form = posted(two_side_round_form, NOBODY_OUT)
     form.validate()
 
     form.show_problems([Problem("red_threes", "Too many."), Problem("round", "Wrong round.")])

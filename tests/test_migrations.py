@@ -199,6 +199,32 @@ def _deal_bonuses() -> tuple[str, list[object]]:
         return str(column["type"]), list(values)
 
 
+def test_the_first_dealer_goes_on_a_downgrade_keeping_every_other_value_and_comes_back_first(
+    app: Flask,
+) -> None:
+    sides = [SideSpec("Us", ("Ann", "Bob")), SideSpec("Them", ("Cy", "Di"))]
+    with app.app_context():
+        created = store.create_match(
+            "Dealt", "standard", build_rules(), sides, first_dealer=store.Seat(1, 1)
+        )
+        store.add_round(created.match, RoundEntry(1, (WENT_OUT, STAYED_IN)))
+        db.session.commit()
+    rows, exports = kept(app)
+    at = list(db.metadata.tables["match"].columns.keys()).index("first_dealer")
+    assert rows["match"][0][at] == 3  # Di, the last of the four round the table
+
+    with app.app_context():
+        downgrade(revision="5d0e8c4b7a21")  # the revision before: no first dealer
+        columns = {column["name"] for column in inspect(db.engine).get_columns("match")}
+        assert "first_dealer" not in columns
+        upgrade()
+
+    after, exports_after = kept(app)
+    first = rows["match"][0]
+    assert after == {**rows, "match": [(*first[:at], 0, *first[at + 1 :])]}  # side 1's first
+    assert exports_after == exports
+
+
 def test_an_entry_stored_with_json_null_for_no_counts_holds_sql_null_after_upgrading(
     app: Flask,
 ) -> None:

@@ -42,8 +42,10 @@ BLANK_ROUND = {
     **side(0, melded_mode="points", leftover_mode="points"),
     **side(1, melded_mode="points", leftover_mode="points"),
 }
+# The table's choice when the stock ran out: the form preselects nobody as going out.
+NOBODY_OUT = {"went_out": "nobody"}
 QUIET_ROUND = {
-    "went_out": "nobody",
+    **NOBODY_OUT,
     **side(0, clean_books=1, melded_points=200),
     **side(1, dirty_books=1, melded_points=150, leftover_points=20),
 }
@@ -165,7 +167,7 @@ def test_both_partners_deal_bonuses_are_entered_as_a_count_and_scored_each(
     match = pages(preset="partnership-11")
     page = match.page(match.new_round)
     assert 'id="sides-0-deal_bonus"' in page and "Worth 300 points each." in page
-    fields = {"sides-0-melded_points": "90", "sides-0-red_threes_held": "1"}
+    fields = {**NOBODY_OUT, "sides-0-melded_points": "90", "sides-0-red_threes_held": "1"}
 
     assert match.enter(1, {**fields, "sides-0-deal_bonus": "2"}).status_code == 303
 
@@ -232,8 +234,52 @@ def test_a_round_entered_is_stored_and_the_browser_sent_on_to_the_standings(
     assert scores(app, match) == [(2565, 825)]
 
 
+def test_the_new_round_form_leaves_who_went_out_for_the_table_to_choose(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages()
+    page = match.page(match.new_round)
+
+    choices = re.findall(r'<input[^>]*name="went_out"[^>]*>', page)
+    assert len(choices) == 3  # each side, and nobody
+    assert not any("checked" in choice for choice in choices)
+
+
+def test_a_round_saved_without_choosing_who_went_out_is_refused_beside_the_choice(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    fields = {key: value for key, value in WORKED_EXAMPLE.items() if key != "went_out"}
+
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Choose the side that went out, or Nobody if the stock ran out." in errors_next_to(
+        page, "went_out"
+    )
+    assert '<a href="#went_out">A field below says what is wrong.</a>' in page
+    assert re.search(r'name="sides-0-melded_points"[^>]*value="765"', page)
+    assert re.search(r'name="sides-1-leftover_points"[^>]*value="85"', page)
+    assert stored_rounds(app) == []
+
+
+@pytest.mark.parametrize(("went_out", "chosen"), [(WORKED_EXAMPLE, "0"), (QUIET_ROUND, "nobody")])
+def test_editing_a_round_shows_who_went_out_as_stored(
+    pages: Callable[..., MatchPages], went_out: dict[str, str], chosen: str
+) -> None:
+    match = pages()
+    match.enter(1, went_out)
+
+    page = match.page(match.round(1))
+
+    checked = re.findall(r'<input checked[^>]*name="went_out"[^>]*value="([^"]*)"', page)
+    assert checked == [chosen]
+
+
 def test_cards_can_be_entered_counted_by_kind(pages: Callable[..., MatchPages], app: Flask) -> None:
     counted = {
+        **NOBODY_OUT,
         **side(0, melded_mode="counts", **{"melded-aces": 3, "melded-eights_to_kings": 3}),
         **side(1, leftover_mode="counts", **{"leftover-black_threes": 2}),
     }
@@ -248,6 +294,7 @@ def test_only_the_way_of_counting_cards_a_side_chose_is_read(
 ) -> None:
     # What the other way's fields hold, hidden on the page, is left unread: junk included.
     counted = {
+        **NOBODY_OUT,
         **side(0, melded_mode="counts", melded_points="7x5", **{"melded-aces": 3}),
         **side(1, melded_points=310, **{"melded-jokers": "abc", "leftover-aces": "?"}),
     }
@@ -255,6 +302,112 @@ def test_only_the_way_of_counting_cards_a_side_chose_is_read(
 
     assert match.enter(1, counted).status_code == 303
     assert scores(app, match) == [(60, 310)]
+
+
+# -- Each partner's own left-over cards ----------------------------------------------------------
+
+
+def test_each_player_of_a_pair_has_a_box_for_their_own_left_over_points(
+    pages: Callable[..., MatchPages],
+) -> None:
+    match = pages(sides=[("Us", ["Ann", "Bob"]), ("Cy", ["Cy"])])
+    page = match.page(match.new_round)
+
+    assert re.search(r'<label class="label" for="sides-0-leftover_by_player-0">Ann</label>', page)
+    assert re.search(r'<label class="label" for="sides-0-leftover_by_player-1">Bob</label>', page)
+    assert "sides-1-leftover_by_player" not in page  # Cy alone counts the side's cards
+    assert page.count("data-per-player") == 1
+    assert re.search(r"<details[^>]*data-per-player>", page)  # closed until used
+
+
+@pytest.mark.parametrize("side_total", ["", "85"])
+def test_the_players_left_over_points_add_up_to_the_sides_which_the_round_stores(
+    pages: Callable[..., MatchPages], app: Flask, side_total: str
+) -> None:
+    match = pages()
+    fields = {
+        **WORKED_EXAMPLE,
+        **side(1, leftover_points=side_total, **{"leftover_by_player-0": 60}),
+        **side(1, **{"leftover_by_player-1": 25}),
+    }
+
+    assert match.enter(1, fields).status_code == 303
+
+    assert scores(app, match) == [(2565, 825)]
+    with app.app_context():
+        stored = store.get_match(match.stored.public_id)
+        assert stored is not None
+        assert [entry.leftover_points for entry in stored.rounds[0].entries] == [0, 85]
+
+
+def test_players_points_that_add_up_to_other_than_the_sides_are_refused_beside_it(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    fields = {
+        **WORKED_EXAMPLE,
+        **side(1, leftover_points=90, **{"leftover_by_player-0": 60, "leftover_by_player-1": 25}),
+    }
+
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "The players' points add up to 85, not 90" in errors_next_to(
+        page, "sides-1-leftover_points"
+    )
+    assert re.search(r'name="sides-1-leftover_by_player-1"[^>]*value="25"', page)
+    assert re.search(r"<details[^>]*data-per-player open>", page)  # open, as it was used
+    assert stored_rounds(app) == []
+
+
+def test_a_sum_of_players_points_the_rules_refuse_is_told_beside_the_sides_box_holding_it(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    fields = {
+        **WORKED_EXAMPLE,
+        **side(1, leftover_points="", **{"leftover_by_player-0": 12, "leftover_by_player-1": 0}),
+    }
+
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'name="sides-1-leftover_points"[^>]*value="12"', page)
+    assert "multiple of 5" in errors_next_to(page, "sides-1-leftover_points")
+    assert stored_rounds(app) == []
+
+
+def test_a_players_points_below_zero_are_refused_beside_them(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    fields = {
+        **WORKED_EXAMPLE,
+        **side(1, leftover_points="", **{"leftover_by_player-0": 90, "leftover_by_player-1": -5}),
+    }
+
+    response = match.enter(1, fields)
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "0 or more" in errors_next_to(page, "sides-1-leftover_by_player-1")
+    assert stored_rounds(app) == []
+
+
+def test_players_points_are_left_unread_when_the_side_counts_its_cards_by_kind(
+    pages: Callable[..., MatchPages], app: Flask
+) -> None:
+    match = pages()
+    counted = side(1, leftover_mode="counts", **{"leftover-aces": 1, "leftover_by_player-0": "x"})
+
+    assert (
+        match.enter(1, {**WORKED_EXAMPLE, **side(1, leftover_points=""), **counted}).status_code
+        == 303
+    )
+
+    assert scores(app, match) == [(2565, 890)]
 
 
 def test_a_second_post_of_the_same_new_round_shows_the_stored_round_and_enters_nothing_twice(
@@ -344,7 +497,7 @@ def test_an_impossible_round_shows_why_next_to_the_field_keeps_the_entry_and_sto
     message: str,
 ) -> None:
     match = pages()
-    response = match.enter(1, fields)
+    response = match.enter(1, {**NOBODY_OUT, **fields})
 
     assert response.status_code == 422
     page = response.get_data(as_text=True)
@@ -437,7 +590,8 @@ def test_a_side_whose_fields_did_not_arrive_is_where_the_top_of_the_page_leads(
     match = pages()
     only_them = side(1, melded_mode="points", leftover_mode="points", melded_points=310)
 
-    response = match.client.post(match.new_round, data={"round_number": "1", **only_them})
+    fields = {"round_number": "1", **NOBODY_OUT, **only_them}
+    response = match.client.post(match.new_round, data=fields)
 
     page = response.get_data(as_text=True)
     assert '<a href="#sides-0-errors">A field below says what is wrong.</a>' in page
@@ -448,6 +602,7 @@ def test_more_red_threes_than_the_decks_hold_are_told_above_and_beside_each_side
 ) -> None:
     match = pages()  # four players: five decks, ten red threes
     fields = {
+        **NOBODY_OUT,
         **side(0, melded_mode="points", leftover_mode="points", melded_points=100, red_threes=6),
         **side(1, melded_mode="points", leftover_mode="points", melded_points=100, red_threes=5),
     }
@@ -778,7 +933,7 @@ def test_scores_below_zero_show_a_true_minus_sign_as_the_printed_sheets_do(
     pages: Callable[..., MatchPages],
 ) -> None:
     match = pages()
-    match.enter(1, {**side(0, melded_points=60), **side(1, leftover_points=85)})
+    match.enter(1, {**NOBODY_OUT, **side(0, melded_points=60), **side(1, leftover_points=85)})
 
     page = match.page(match.view)
 
@@ -892,7 +1047,7 @@ def test_a_tie_at_the_top_after_the_last_round_is_a_draw(
     pages: Callable[..., MatchPages],
 ) -> None:
     match = pages(overrides={"rounds": 1, "meld_minimums": [50]})
-    match.enter(1, {"went_out": "nobody"})
+    match.enter(1, NOBODY_OUT)
 
     assert "A draw: Us and Them, with 0 points each." in match.page(match.view)
 
@@ -970,7 +1125,7 @@ def test_match_pages_carry_no_inline_script_or_style_and_load_nothing_from_elsew
 def enter_in(match: MatchPages, language: str, melded: str) -> TestResponse:
     """Enter round 1 with the first side's melded points typed as `melded`, on a page in
     `language`."""
-    fields = {"round_number": "1", "went_out": "nobody", **side(1, melded_points=200)}
+    fields = {"round_number": "1", **NOBODY_OUT, **side(1, melded_points=200)}
     data = {**BLANK_ROUND, **fields, **side(0, melded_points=melded)}
     return match.client.post(match.new_round, data=data, headers={"Accept-Language": language})
 

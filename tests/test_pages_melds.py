@@ -188,3 +188,23 @@ def test_a_link_naming_a_meld_the_rules_forbid_is_told_why_and_an_unknown_rank_t
 
     assert "Meld 1: these rules allow no melds of wild cards only." in forbidden
     assert "Choose a rank from the list." in errors_next_to(unknown, "meld_0-rank")
+
+
+def test_the_checker_gives_its_live_check_the_api_the_rules_the_round_and_each_sides_score(
+    app: Flask, client: FlaskClient, create_match: CreateMatch
+) -> None:
+    match = create_match(overrides={"meld_minimum_mode": "by_score"})
+    with app.app_context():
+        stored = store.get_match(match.public_id)
+        assert stored is not None
+        sides = (SideEntry(clean_books=2, dirty_books=1, melded=400), SideEntry())
+        store.add_round(stored, RoundEntry(1, sides))
+
+    page = html.unescape(client.get(f"/m/{match.public_id}/melds").get_data(as_text=True))
+
+    assert 'data-check-url="/api/v1/meld-check"' in page and 'data-round="2"' in page
+    assert "data-running='[1700, 0]'" in page
+    assert '"meld_minimum_mode": "by_score"' in page
+    assert '"meets": "These melds open: {points} points, at least {minimum} needed."' in page
+    assert 'src="/static/meld-check.js"' in page
+    assert page.count("data-meld-row") == 4

@@ -260,7 +260,8 @@ def test_a_finished_match_sets_up_the_next_with_its_players_seating_rules_and_la
     first = create_match(overrides=house_rules, sides=sides, language="nl")
     play_rounds(first, [ANOTHER_ROUND] * 4)
 
-    standings = client.get(f"/m/{first.public_id}").get_data(as_text=True)
+    # Offered on the edit link: the view link only watches the table play.
+    standings = client.get(f"/m/{first.public_id}/edit/{first.edit_token}").get_data(as_text=True)
     assert f'href="/m/{first.public_id}/again"' in standings
     page, form = again(client, first.public_id)
     assert client.post("/matches/new", data=form).status_code == 303
@@ -317,6 +318,18 @@ def test_the_next_match_plays_the_same_rules_whatever_house_rules_the_form_offer
         assert second_match.preset == preset
 
 
+def test_the_view_link_of_a_finished_match_offers_no_next_one(
+    client: FlaskClient, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    first = create_match()
+    play_rounds(first, [ANOTHER_ROUND] * 4)
+
+    standings = client.get(f"/m/{first.public_id}").get_data(as_text=True)
+
+    assert "Winner" in standings or "draw" in standings
+    assert "/again" not in standings and "Play again" not in standings
+
+
 def test_a_match_still_being_played_offers_no_next_one(client: FlaskClient, app: Flask) -> None:
     client.post("/matches/new", data=setup_form(**FOUR))
 
@@ -355,3 +368,74 @@ def test_the_next_match_of_players_alone_under_names_of_their_own_says_it_rename
 
 def test_the_next_match_of_an_unknown_match_is_not_found(client: FlaskClient) -> None:
     assert client.get("/m/AAAAAAAAAAAAAAAAAAAAAA/again").status_code == 404
+
+
+# -- Who deals -----------------------------------------------------------------------------------
+
+
+def dealer_options(page: str) -> list[tuple[str, str, str]]:
+    """Return the choices of who deals first: their attributes, values and labels."""
+    found = re.search(r'<select[^>]*id="first_dealer"[^>]*>(.*?)</select>', page, re.S)
+    assert found is not None
+    return re.findall(r'<option([^>]*) value="(\d)">([^<]*)</option>', found[1])
+
+
+def test_the_set_up_form_asks_who_deals_first_the_first_player_unless_told(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/matches/new").get_data(as_text=True)
+
+    assert '<label class="label" for="first_dealer">Who deals first?</label>' in page
+    options = dealer_options(page)
+    assert [(value, label) for _, value, label in options] == [
+        (str(box), f"Player {box + 1}") for box in range(6)
+    ]
+    assert "selected" in options[0][0]
+
+
+def test_the_first_dealer_chosen_is_stored_and_the_standings_say_who_deals(
+    client: FlaskClient, app: Flask
+) -> None:
+    form = setup_form(**FOUR, seating="2x2", first_dealer="3")  # Di
+    response = client.post("/matches/new", data=form)
+
+    assert response.status_code == 303
+    with app.app_context():
+        match = only_match(app)
+        assert match.first_dealer == 3  # Ann, Cy, Bob, Di round the table
+    edit = response.location.removesuffix("/share")
+    assert "Di deals round 1." in client.get(edit).get_data(as_text=True)
+    round_page = client.get(f"{edit}/rounds/new").get_data(as_text=True)
+    assert "Di dealt this round." in round_page and "Ann deals round 2." in round_page
+
+
+def test_a_first_dealer_whose_box_is_empty_is_refused_beside_the_choice(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post("/matches/new", data=setup_form(**FOUR, first_dealer="5"))
+
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Choose who deals first among the players entered above." in errors_next_to(
+        page, "first_dealer"
+    )
+    options = dealer_options(page)
+    assert "selected" in options[5][0]  # kept as chosen
+    assert [label for *_, label in options] == ["Ann", "Bob", "Cy", "Di", "Player 5", "Player 6"]
+    assert stored_sides(app) == []
+
+
+def test_the_next_match_is_dealt_first_by_whoever_the_deal_passed_on_to(
+    client: FlaskClient, app: Flask, create_match: CreateMatch, play_rounds: PlayRounds
+) -> None:
+    alone = [("Ann", ["Ann"]), ("Bob", ["Bob"]), ("Cy", ["Cy"])]
+    first = create_match(sides=alone)  # Ann, Bob, Cy, then Ann dealt the four rounds
+    play_rounds(first, [(*ANOTHER_ROUND, SideEntry(melded=200))] * 4)
+
+    page, form = again(client, first.public_id)
+
+    assert form["first_dealer"] == "1"  # Bob, in the second box
+    assert client.post("/matches/new", data=form).status_code == 303
+    with app.app_context():
+        _first, second = db.session.scalars(db.select(Match).order_by(Match.id))
+        assert store.match_view(second).dealer(1) == "Bob"

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale, gettext
 from pdf_layout import POINTS_PER_MM, words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch
 
 from scorekeeper.domain.rules import PRESETS
 from scorekeeper.i18n import LANGUAGES
@@ -310,3 +316,125 @@ def test_the_rules_page_preselects_the_regions_paper(
 @pytest.mark.parametrize("url", ["/rules/nope", "/rules/nope/card.pdf", "/rules/nope/sheet.pdf"])
 def test_an_unknown_preset_is_not_found(client: FlaskClient, url: str) -> None:
     assert client.get(url).status_code == 404
+
+
+SOURCE_KEYS = ("canasta-variant", "gamerules", "ko-club", "nl-partnership")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_presets_page_and_pdfs_say_where_it_comes_from_in_words_not_by_internal_keys(
+    client: FlaskClient, download: Download, preset: str
+) -> None:
+    page = html.unescape(client.get(f"/rules/{preset}").get_data(as_text=True))
+    texts = {kind: text_of(download(f"/rules/{preset}/{kind}.pdf")) for kind in PRESET_PDFS}
+
+    assert PRESETS[preset].origin in page
+    assert PRESETS[preset].origin in texts["card"]
+    for shown in (page, *texts.values()):
+        assert not any(key in shown for key in SOURCE_KEYS)
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_a_presets_origin_is_told_in_the_readers_language(
+    app: Flask, client: FlaskClient, download: Download, language: str
+) -> None:
+    client.set_cookie("lang", language)
+
+    text = text_of(download("/rules/standard/card.pdf"))
+
+    with app.test_request_context(), force_locale(language):
+        origin = gettext(PRESETS["standard"].origin)
+    assert re.sub(r"\s+", " ", origin) in text
+    assert language == "en" or origin != PRESETS["standard"].origin
+
+
+LONG_NAMES = (
+    "Grandmother Rosalind Featherstonehaugh-Worthington",
+    "Beatriz and her cousins from Valladolid",
+    "Ana y Luis, los campeones del verano pasado",
+    "Table two by the big window in the garden",
+    "Kimberly-Anne Montgomery-Richardson the Third",
+    "L" * 60,  # the longest name a side may have, with no place to break
+)
+JAPANESE_NAMES = (
+    "花子と太郎の金曜日の夜のチーム",
+    "田中家のおばあちゃんと孫たちの最強チーム",
+    "鈴木さんと佐藤さんのいつものチーム",
+    "隣の家の人たち",
+)
+
+
+def column_heads(response: TestResponse) -> str:
+    """Return the text of a sheet above its first round, white space left out: each side's
+    name, its lines joined again, column after column."""
+    head = text_of(response).split("Round 1")[0].split("ラウンド1")[0]
+    return re.sub(r"\s+", "", head)
+
+
+@pytest.mark.parametrize("sides", [LONG_NAMES[:2], LONG_NAMES[:4], LONG_NAMES])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_long_side_names_wrap_whole_in_the_sheets_heads_and_the_sheet_keeps_one_page(
+    download: Download, sides: tuple[str, ...], paper: str
+) -> None:
+    response = download("/rules/standard/sheet.pdf", sides=list(sides), paper=paper)
+
+    heads = column_heads(response)
+    assert "…" not in heads
+    for name in sides:
+        assert re.sub(r"\s+", "", name) in heads
+    assert len(reader(response).pages) == 1
+
+
+@pytest.mark.parametrize("language", ["be", "ja"])
+def test_long_side_names_print_whole_on_a_matchs_sheet_in_a_long_or_wide_language(
+    client: FlaskClient, create_match: CreateMatch, language: str
+) -> None:
+    names = JAPANESE_NAMES if language == "ja" else LONG_NAMES[:4]
+    sides = [(name, [f"P{index}a", f"P{index}b"]) for index, name in enumerate(names[:3])]
+    match = create_match(sides=sides, language=language)
+
+    response = client.get(f"/m/{match.public_id}/sheet.pdf?paper=letter")
+
+    heads = column_heads(response)
+    for name in names[:3]:
+        assert re.sub(r"\s+", "", name) in heads
+    assert len(reader(response).pages) == 1
+
+
+def text_sizes(response: TestResponse) -> dict[float, str]:
+    """Return each size, in points, that the PDF prints text in, with a text printed in it."""
+    sizes: dict[float, str] = {}
+
+    def visit(text: str, cm: list[float], tm: list[float], _font: object, size: float) -> None:
+        if text.strip():
+            # The text's height on the page: its font size scaled by the text and page matrices.
+            c, d = tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3]
+            sizes.setdefault(round(size * (c * c + d * d) ** 0.5, 2), text.strip())
+
+    for page in reader(response).pages:
+        page.extract_text(visitor_text=visit)
+    return sizes
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_nothing_on_a_pocket_card_prints_smaller_than_8_points(
+    client: FlaskClient, preset: str, language: str
+) -> None:
+    headers = {"Accept-Language": language}
+    response = client.get(f"/rules/{preset}/pocket.pdf", headers=headers)
+
+    sizes = text_sizes(response)
+    assert min(sizes) >= 8, {size: text for size, text in sizes.items() if size < 8}
+    assert len(reader(response).pages) == 1
+
+
+def test_nothing_on_a_matchs_pocket_card_with_house_rules_prints_smaller_than_8_points(
+    client: FlaskClient, create_match: CreateMatch
+) -> None:
+    house_rules = {"meld_minimum_mode": "by_score", "going_out_bonus": 200, "deal_bonus": 300}
+    match = create_match(overrides=house_rules)
+
+    sizes = text_sizes(client.get(f"/m/{match.public_id}/pocket.pdf"))
+
+    assert min(sizes) >= 8, {size: text for size, text in sizes.items() if size < 8}

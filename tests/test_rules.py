@@ -182,6 +182,19 @@ def test_every_preset_has_a_name_and_a_source(key: str) -> None:
     assert preset.source
 
 
+SOURCE_KEYS = ("ja-canasta-variant", "ja-gamerules", "be-gamerules", "ko-club", "nl-partnership")
+
+
+@pytest.mark.parametrize("key", PRESETS)
+def test_every_preset_says_where_it_comes_from_in_words_not_by_its_sources_keys(
+    key: str,
+) -> None:
+    origin = PRESETS[key].origin
+
+    assert origin.endswith(".") and " " in origin
+    assert not any(source in origin for source in SOURCE_KEYS)
+
+
 @pytest.mark.parametrize("key", PRESETS)
 def test_building_a_preset_without_overrides_gives_the_preset(key: str) -> None:
     assert build_rules(key) == PRESETS[key].rules

@@ -154,6 +154,43 @@ def test_an_unknown_preset_is_refused(in_app: None) -> None:
     assert problem_fields(error) == {"rules.preset"}
 
 
+def test_side_1s_first_player_deals_the_first_round_unless_told(in_app: None) -> None:
+    created = store.create_match("Friday", "standard", build_rules(), PAIRS)
+
+    view = store.match_view(created.match)
+    assert created.match.first_dealer == 0
+    assert [view.dealer(number) for number in range(1, 6)] == ["Ann", "Cy", "Bob", "Di", "Ann"]
+
+
+def test_the_first_dealer_is_stored_with_the_match_and_the_deal_passes_on_from_them(
+    in_app: None,
+) -> None:
+    bob = store.Seat(side=0, player=1)
+    created = store.create_match("Friday", "standard", build_rules(), PAIRS, first_dealer=bob)
+
+    match = store.get_match(created.match.public_id)
+    assert match is not None and match.first_dealer == 2  # Ann, Cy, then Bob round the table
+    assert [store.match_view(match).dealer(number) for number in range(1, 5)] == [
+        "Bob",
+        "Di",
+        "Ann",
+        "Cy",
+    ]
+    assert store.dealer_of(match, 5) == store.Seat(0, 1)  # into the next match: Bob again
+
+
+def test_a_first_dealer_the_sides_do_not_have_is_refused_and_nothing_stored(
+    in_app: None,
+) -> None:
+    with pytest.raises(ProblemsError) as refused:
+        store.create_match(
+            "Friday", "standard", build_rules(), PAIRS, first_dealer=store.Seat(2, 0)
+        )
+
+    assert problem_fields(refused) == {"first_dealer"}
+    assert count(Match) == 0
+
+
 def test_an_edit_token_opens_its_own_match_only(in_app: None) -> None:
     ours = store.create_match("Friday", "standard", build_rules(), PAIRS)
     theirs = store.create_match("Saturday", "standard", build_rules(), PAIRS)

@@ -322,9 +322,14 @@ def by_score_minimum(running_score: int) -> int:
 
 @dataclass(frozen=True)
 class Preset:
+    """A full rule set under a name. `source` names the documents it follows by their keys in
+    RULES.md, for the API and whoever maintains the rules; `origin` says the same in words, for
+    players, translated where it is shown."""
+
     key: str
     name: str
     source: str
+    origin: str
     rules: RuleSet
 
 
@@ -335,12 +340,17 @@ PRESETS: dict[str, Preset] = {
             key="standard",
             name=N_("Standard"),
             source="ja-canasta-variant, ko-club Standard",
+            origin=N_(
+                "The game most tables play, as a card-game site and a Hand and Foot club "
+                "set it out."
+            ),
             rules=RuleSet(),
         ),
         Preset(
             key="simple",
             name=N_("Simple"),
             source="ko-club Simple",
+            origin=N_("A Hand and Foot club's simpler game: smaller hands, fewer books to go out."),
             rules=RuleSet(
                 hand_size=11,
                 foot_size=11,
@@ -354,6 +364,10 @@ PRESETS: dict[str, Preset] = {
             key="strict",
             name=N_("Strict"),
             source="ko-club Strict, ja-gamerules, be-gamerules",
+            origin=N_(
+                "A Hand and Foot club's strict game, as the best-known pages of official rules "
+                "give it."
+            ),
             rules=RuleSet(
                 decks=5,
                 going_out_requires=BookCounts(clean=2, dirty=2, wild=1),
@@ -364,6 +378,7 @@ PRESETS: dict[str, Preset] = {
             key="partnership-11",
             name=N_("Partnership 11"),
             source="nl-partnership",
+            origin=N_("A family's favourite game for two teams of two, with 11-card hands."),
             rules=RuleSet(
                 decks=DeckCount.PLAYERS,
                 hand_size=11,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from io import BytesIO
 from itertools import accumulate
 
@@ -181,8 +182,8 @@ def preset_or_404(key: str) -> Preset:
 
 
 def preset_rules(preset: Preset) -> PrintedRules:
-    subtitle = gettext("Preset rules after %(source)s", source=preset.source)
-    return PrintedRules(preset.key, preset.rules, gettext(preset.name), subtitle)
+    # Where the preset comes from, in words: its sources' keys are no words for players.
+    return PrintedRules(preset.key, preset.rules, gettext(preset.name), gettext(preset.origin))
 
 
 @bp.get("/rules")
@@ -224,7 +225,9 @@ def preset_pocket(preset_key: str) -> Response:
 
 @bp.get("/rules/<preset_key>/sheet.pdf")
 def preset_sheet(preset_key: str) -> Response:
-    printed = preset_rules(preset_or_404(preset_key))
+    # Under the preset's name, no more: the sheet is to write scores on, and its rows fill the
+    # page, with no room for a second line of where the preset comes from.
+    printed = replace(preset_rules(preset_or_404(preset_key)), subtitle="")
     pdf = sheet_pdf(printed, requested_sides(), None, requested_paper())
     return download(pdf, gettext("%(name)s score sheet", name=printed.title))
 

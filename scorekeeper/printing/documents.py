@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from unicodedata import east_asian_width
 
 from flask import render_template
 from flask_babel import format_date, gettext
@@ -23,6 +24,10 @@ from scorekeeper.store.models import Match
 
 POCKET_CARDS_PER_PAGE = 4
 BREAKDOWN = tuple(f.name for f in fields(Breakdown))
+# About how many characters of a side's name one line of its column's head holds on a blank
+# sheet, by the sheet's columns (static/print.css sizes them); a wide character, as kanji,
+# kana and hangul are, counts as two.
+NAME_LINE_CHARS = {2: 17, 3: 11, 4: 8, 5: 10, 6: 8}
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,25 @@ def played_rounds(view: MatchView) -> list[SheetRound]:
     return blocks
 
 
+def name_lines(sides: Sequence[str]) -> int:
+    """Return about how many lines the longest side name takes in its column's head on a blank
+    sheet, broken between words where it can be and within a word too long for a line."""
+    room = NAME_LINE_CHARS.get(len(sides), min(NAME_LINE_CHARS.values()))
+    return max((_wrapped_lines(name, room) for name in sides), default=1)
+
+
+def _wrapped_lines(name: str, room: int) -> int:
+    lines, used = 1, 0
+    for word in name.split():
+        width = sum(2 if east_asian_width(char) in "WF" else 1 for char in word)
+        if used and used + 1 + width > room:  # onto the next line
+            lines, used = lines + 1, 0
+        used += (1 if used else 0) + width
+        while used > room:  # a word longer than a line breaks within it
+            lines, used = lines + 1, used - room
+    return lines
+
+
 def card_html(printed: PrintedRules, paper: Paper) -> str:
     card = printed.card()
     return render_template("print/rules_card.html", printed=printed, card=card, paper=paper)
@@ -104,6 +128,8 @@ def sheet_html(printed: PrintedRules, sides: Sequence[str], date: str | None, pa
         lines=score_lines(rules),
         rounds=[SheetRound(n, round_meld_minimum(rules, n)) for n in range(1, rules.rounds + 1)],
         sides=sides,
+        # Every name whole: the rows give its column's head the lines it takes.
+        name_lines=name_lines(sides),
         date=date,
         paper=paper,
     )

@@ -3,12 +3,14 @@
 Views, the API and PDFs use these names; the modules behind them may move.
 """
 
+from scorekeeper.domain.dealing import Seat
 from scorekeeper.domain.setup import SideSpec
 from scorekeeper.store.edit_tokens import TokenRefused, rotate_token_once
 from scorekeeper.store.idempotency import OperationIdRefused
 from scorekeeper.store.matches import (
     CreatedMatch,
     create_match,
+    dealer_of,
     find_match,
     get_match,
     match_version,
@@ -36,12 +38,14 @@ __all__ = [
     "OperationIdRefused",
     "RoundNotFound",
     "ScoredRound",
+    "Seat",
     "SideSpec",
     "StaleVersion",
     "TokenRefused",
     "add_round",
     "create_match",
     "current_view",
+    "dealer_of",
     "delete_round",
     "export_match",
     "find_match",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.orm import joinedload, selectinload
 
+from scorekeeper.domain.dealing import Seat, deal_place, dealer, dealer_problems
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET, RuleSet, build_rules
 from scorekeeper.domain.setup import SideSpec, setup_problems
@@ -38,11 +39,19 @@ def create_match(
     sides: Sequence[SideSpec],
     *,
     language: str | None = None,
+    first_dealer: Seat | None = None,
 ) -> CreatedMatch:
-    """Store a new match under `rules`, its PDFs printed in `language` (None: each reader's);
-    raise `ProblemsError` and store nothing on bad names."""
+    """Store a new match under `rules`, its PDFs printed in `language` (None: each reader's),
+    its first round dealt by `first_dealer` (None: side 1's first player); raise
+    `ProblemsError` and store nothing on bad names or a dealer the sides do not have."""
     created = new_match(name, preset, rules, sides)
     created.match.language = language
+    if first_dealer is not None:
+        players = [len(side.players) for side in sides]
+        problems = dealer_problems(players, first_dealer)
+        if problems:
+            raise ProblemsError(problems)
+        created.match.first_dealer = deal_place(players, first_dealer)
     with write_transaction():
         db.session.add(created.match)
     return created
@@ -134,6 +143,12 @@ def sides_of(match: Match) -> tuple[SideSpec, ...]:
     return tuple(
         SideSpec(side.name, tuple(player.name for player in side.players)) for side in match.sides
     )
+
+
+def dealer_of(match: Match, round_number: int) -> Seat:
+    """Return who deals round `round_number` of the match, or would deal it: past the last
+    round, the deal goes on round the table into the next match."""
+    return dealer(side_players(match), round_number, first_dealer=match.first_dealer)
 
 
 def side_names(match: Match) -> tuple[str, ...]:

@@ -91,6 +91,9 @@ class Match(Base):
     # The highest version any deleted round of this match reached: a round entered later starts
     # above it, so that an old ETag never matches a new round of the same number.
     round_version_floor: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Who deals round 1: the player so many places on from side 1's first player in the order
+    # the deal passes round the table (domain.dealing); 0, side 1's first player, unless told.
+    first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
 

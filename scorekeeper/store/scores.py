@@ -15,7 +15,14 @@ from scorekeeper.domain.problems import Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet
 from scorekeeper.domain.scoring import RoundScore, Standings, score_round, standings
 from scorekeeper.store.database import end_read
-from scorekeeper.store.matches import reloaded, rules_of, side_names, side_players, sides_of
+from scorekeeper.store.matches import (
+    dealer_of,
+    reloaded,
+    rules_of,
+    side_names,
+    side_players,
+    sides_of,
+)
 from scorekeeper.store.models import Entry, Match, Round
 
 
@@ -52,6 +59,11 @@ class MatchView:
             for side in sides_of(self.match)
             if not all(_words(player) <= _words(side.name) for player in side.players)
         )
+
+    def dealer(self, number: int) -> str:
+        """Return the name of the player who deals round `number`."""
+        seat = dealer_of(self.match, number)
+        return sides_of(self.match)[seat.side].players[seat.player]
 
     def entered_round(self, number: int) -> ScoredRound | None:
         """Return round `number` as stored, or None when it is not entered."""

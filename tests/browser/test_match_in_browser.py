@@ -300,7 +300,7 @@ def test_going_back_to_a_saved_rounds_form_offers_the_next_round_not_the_saved_o
     expect(page.locator("h1")).to_have_text("Round 2 of 4")
     expect(page.locator("#sides-0-melded_points")).to_have_value("")
     # The browser restores no choice of the round saved: its side going out would score twice.
-    expect(page.locator("input[name='went_out'][value='nobody']")).to_be_checked()
+    expect(page.locator("input[name='went_out']:checked")).to_have_count(0)
 
 
 def test_the_message_of_a_saved_round_can_be_hidden_from_the_top_of_the_standings(
@@ -308,6 +308,7 @@ def test_the_message_of_a_saved_round_can_be_hidden_from_the_top_of_the_standing
 ) -> None:
     page = new_page()
     open_round_one_of_a_new_match(page, live_server, "Dismissed")
+    tap_choice(page, "went_out", "nobody")
     fill_side(page, 0, {"melded_points": 60})
     save_round(page, 1)
     saved = page.locator(".flash", has_text="Round 1 is saved.")
@@ -552,6 +553,7 @@ def test_what_saving_refused_beside_a_field_goes_once_the_live_score_takes_the_r
 ) -> None:
     page = new_page()
     open_round_one_of_a_new_match(page, live_server, "Put right")
+    tap_choice(page, "went_out", "nobody")
     fill_side(page, 0, {"melded_points": 40})  # under round 1's minimum of 50
     page.locator("[data-submit-once]").tap()
     refused = page.locator("#sides-0-melded_points-errors")

@@ -6,6 +6,7 @@ import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import force_locale, get_locale, gettext
 from flask_babel import lazy_gettext as _l
@@ -16,11 +17,13 @@ from wtforms.fields import (  # type: ignore[attr-defined]  # types-WTForms lack
     FormField,
     RadioField,
     SelectChoice,
+    SelectField,
     StringField,
     SubmitField,
 )
 from wtforms.validators import InputRequired, Length, ValidationError
 
+from scorekeeper.domain.dealing import Seat, listing
 from scorekeeper.domain.problems import Problem, ProblemsError
 from scorekeeper.domain.rules import (
     DEFAULT_PRESET,
@@ -137,16 +140,25 @@ def next_name(name: str) -> str:
 
 
 def values_like(
-    name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec], language: str | None
+    name: str,
+    preset: str,
+    rules: RuleSet,
+    sides: Sequence[SideSpec],
+    language: str | None,
+    *,
+    first_dealer: Seat | None = None,
 ) -> dict[str, object]:
     """Return the set-up form's values for the match after one set up so: its name numbered on,
-    its players, seating, team names, preset, house rules and printing language, each to change
-    at will. Settings that the rules never consult come as the preset has them, which scores the
-    same."""
+    its players, seating, team names, preset, house rules, printing language and first dealer,
+    each to change at will. Settings that the rules never consult come as the preset has them,
+    which scores the same."""
     seating = seating_of(sides)
+    # The players' boxes list them side by side, as the match does.
+    players = listing([len(side.players) for side in sides])
     values: dict[str, object] = {
         "name": next_name(name),
         "players": [player for side in sides for player in side.players],
+        "first_dealer": str(players.index(first_dealer) if first_dealer in players else 0),
         "preset": preset,
         "house": {
             rule.name: rule.form_value(rule.value_of(rules))
@@ -161,6 +173,13 @@ def values_like(
     if language is not None:
         values["language"] = language
     return values
+
+
+def _player_choice(box: int, name: str | None = None) -> SelectChoice:
+    """Return the choice of the player in box `box`: by name once typed, else as the box is
+    labelled, which the set-up script shows again when the name is cleared."""
+    label = _l("Player %(number)s", number=box + 1)
+    return SelectChoice(str(box), name or label, render_kw={"data-label": label})
 
 
 class MatchForm(FlaskForm):
@@ -180,6 +199,12 @@ class MatchForm(FlaskForm):
         choices=[SelectChoice(seating.key, seating.label) for seating in SEATINGS.values()],
         default="individuals",
     )
+    first_dealer = SingleSelectField(
+        _l("Who deals first?"),
+        choices=[_player_choice(box) for box in range(MAX_PLAYERS)],
+        default="0",
+        validate_choice=False,  # told in the page's language by `validate_first_dealer`
+    )
     team_names = FieldList(name_field(), min_entries=MOST_TEAMS)
     preset = SingleRadioField(
         _l("Rules"),
@@ -194,6 +219,13 @@ class MatchForm(FlaskForm):
     )
     show_preset = SubmitField(_l("Show this preset's values"))
     chosen_rules: RuleSet | None = None  # set by `validate`
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The players to deal first, each by the name typed in its box, if any yet.
+        self.first_dealer.choices = [
+            _player_choice(box, field.data) for box, field in enumerate(self.players)
+        ]
 
     def filled_players(self) -> list[Field]:
         return [field for field in self.players if field.data]
@@ -223,9 +255,21 @@ class MatchForm(FlaskForm):
             )
             raise ValidationError(message)
 
+    def validate_first_dealer(self, field: SelectField) -> None:
+        box = int(field.data) if str(field.data).isdecimal() else MAX_PLAYERS
+        if box >= len(self.players) or not self.players[box].data:
+            raise ValidationError(_l("Choose who deals first among the players entered above."))
+
     @property
     def seating_choice(self) -> Seating:
         return SEATINGS[self.seating.data]
+
+    def dealer_seat(self) -> Seat:
+        """Return the first dealer chosen, by side and place in it; the form is valid."""
+        chosen = self.players[int(self.first_dealer.data)]
+        listed = [field.name for field in self.filled_players()].index(chosen.name)
+        size = self.seating_choice.team_size
+        return Seat(listed // size, listed % size)
 
     def side_specs(self) -> list[SideSpec]:
         """Return the sides: each player alone, or the teams with their names or their players'."""
@@ -333,7 +377,7 @@ class MatchForm(FlaskForm):
         return self._setup_field(path), problem_message(problem)
 
     def _setup_field(self, path: str) -> Field | None:
-        if path in ("name", "preset"):
+        if path in ("name", "preset", "first_dealer"):
             return self[path]
         if path == "sides":
             return self.players

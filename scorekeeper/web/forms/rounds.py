@@ -30,7 +30,7 @@ from scorekeeper.domain.entries import (
 )
 from scorekeeper.domain.problems import Problem
 from scorekeeper.domain.rules import CardKind, RuleSet
-from scorekeeper.i18n import problem_message
+from scorekeeper.i18n import format_typed_number, problem_message
 from scorekeeper.web.forms.fields import SingleRadioField, add_error, count_field, operation_field
 
 
@@ -65,6 +65,9 @@ class SideForm(Form):
     red_threes_held = count_field(_l("Red threes still held"))
     leftover_mode = _cards_mode_field()
     leftover_points = count_field(_l("Points of the cards left in hand and foot"))
+    # In a partnership, each player's points may be entered apart: they add up to the side's,
+    # which is what the round stores. One box per player, labelled with their name on the page.
+    leftover_by_player = FieldList(count_field(_l("Points left in this player's hand and foot")))
     leftover = FormField(_counts_form_class(COUNT_KEYS))
     deal_bonus = count_field(_l("Players who earned the deal bonus at the cut"))
 
@@ -74,6 +77,11 @@ class SideForm(Form):
         super().validate(extra_validators)
         for field in self._unread_fields():
             field.errors = []
+        if self.leftover_mode.data != COUNTS:
+            self._check_players_leftover()
+        # A list holds its entries' errors as they were when it validated them: as they are now.
+        errors = [field.errors for field in self.leftover_by_player]
+        self.leftover_by_player.errors = errors if any(errors) else []
         return not self.errors
 
     def _unread_fields(self) -> Iterator[Field]:
@@ -82,6 +90,42 @@ class SideForm(Form):
             (self.leftover_mode, self.leftover_points, self.leftover),
         ):
             yield from counts.form if mode.data != COUNTS else [points]
+        if self.leftover_mode.data == COUNTS:
+            yield from self.leftover_by_player
+
+    def players_leftover(self) -> int | None:
+        """Return what the players' own left-over points add up to; None when none is entered."""
+        points = [field.data for field in self.leftover_by_player]
+        return None if all(value is None for value in points) else sum(v or 0 for v in points)
+
+    def _check_players_leftover(self) -> None:
+        """Refuse a player's points below 0, and players' points that add up to other than
+        the side's box says; an empty side's box takes their sum, as the page's script fills
+        it, so that what the rules say of the side's points stands beside them."""
+        for field in self.leftover_by_player:
+            if field.data is not None and field.data < 0:
+                add_error(field, gettext("Enter the points as a number of 0 or more."))
+        total, box = self.players_leftover(), self.leftover_points
+        if total is None:
+            return
+        if box.data is None and not box.errors:
+            # As if typed: an empty box is one whose text could not be read, to WTForms.
+            box.data, box.raw_data, box.process_errors = total, [str(total)], []
+        elif box.data is not None and box.data != total:
+            message = gettext(
+                "The players' points add up to %(sum)s, not %(total)s: correct one or the "
+                "other, or leave this box empty.",
+                sum=format_typed_number(total),
+                total=format_typed_number(box.data),
+            )
+            add_error(box, message)
+
+    def _leftover(self) -> int | CardCounts:
+        """Return the side's left-over cards: counted by kind, or the side's points, else what
+        its players' points add up to."""
+        if self.leftover_mode.data == COUNTS or self.leftover_points.data is not None:
+            return _cards(self.leftover_mode, self.leftover_points, self.leftover)
+        return self.players_leftover() or 0  # not validated: read as typed
 
     def entry(self, *, went_out: bool) -> SideEntry:
         """Return the side's entry; an empty field counts as 0."""
@@ -92,7 +136,7 @@ class SideForm(Form):
             melded=_cards(self.melded_mode, self.melded_points, self.melded),
             red_threes=self.red_threes.data or 0,
             red_threes_held=self.red_threes_held.data or 0,
-            leftover=_cards(self.leftover_mode, self.leftover_points, self.leftover),
+            leftover=self._leftover(),
             went_out=went_out,
             deal_bonus=self.deal_bonus.data or 0,
         )
@@ -155,7 +199,12 @@ class RoundForm(FlaskForm):
     """One round: a sub-form per side, who went out, and the version and operation id that
     keep a change from overwriting another or applying twice."""
 
-    went_out = SingleRadioField(_l("Who went out?"), default=NOBODY)
+    # No choice until the table makes one: a preselected "nobody" left untouched would drop the
+    # going-out bonus of the side that went out.
+    went_out = SingleRadioField(  # type: ignore[call-arg]  # types-WTForms lacks the message
+        _l("Who went out?"),
+        invalid_choice_message=_l("Choose the side that went out, or Nobody if the stock ran out."),
+    )
     sides = SideList(FormField(SideForm))
     round_number = HiddenField()
     version = HiddenField()
@@ -171,11 +220,21 @@ class RoundForm(FlaskForm):
         (a `FormWithPartErrors`: the page's summary then leads to them too)."""
         return self.side_errors if parts is self.sides else {}
 
-    def setup(self, side_names: Sequence[str], rules: RuleSet) -> RoundForm:
-        """Give the form one going-out choice per side, and the side fields the rules play."""
+    def setup(
+        self, side_names: Sequence[str], rules: RuleSet, side_players: Sequence[int] = ()
+    ) -> RoundForm:
+        """Give the form one going-out choice per side, the side fields the rules play, and a
+        box of left-over points per player of each side of several players."""
         sides = [SelectChoice(str(index), name) for index, name in enumerate(side_names)]
         self.went_out.choices = [*sides, SelectChoice(NOBODY, _l("Nobody: the stock ran out"))]
         self.unplayed = rules.unplayed_entries
+        for side, players in zip(self.sides, side_players, strict=False):
+            boxes = side.form.leftover_by_player
+            wanted = players if players > 1 else 0  # a player alone has the side's box
+            while len(boxes) > wanted:  # posted by hand, for players the side does not have
+                boxes.pop_entry()
+            while len(boxes) < wanted:  # not posted: a form sent without them
+                boxes.append_entry()
         return self
 
     def plays(self, name: str) -> bool:
@@ -242,10 +301,12 @@ def round_form(
     rules: RuleSet,
     entry: RoundEntry | None = None,
     *,
+    side_players: Sequence[int] = (),
     from_request: bool = True,
     **data: object,
 ) -> RoundForm:
-    """Return the round form with a sub-form per side, filled with a stored entry if given.
+    """Return the round form with a sub-form per side, filled with a stored entry if given,
+    and a box of left-over points for each player of a side of several (`side_players`).
 
     `from_request=False` shows the stored round even on a POST of another form (a deletion).
     """
@@ -255,7 +316,7 @@ def round_form(
         out = [str(index) for index, side in enumerate(entry.sides) if side.went_out]
         initial["went_out"] = out[0] if out else NOBODY
     form = RoundForm(data=initial) if from_request else RoundForm(formdata=None, data=initial)
-    return form.setup(side_names, rules)
+    return form.setup(side_names, rules, side_players)
 
 
 class DeleteRoundForm(FlaskForm):

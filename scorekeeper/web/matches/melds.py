@@ -11,6 +11,7 @@ from scorekeeper import store
 from scorekeeper.domain.melds import MeldCheck, MeldResult, check_melds, meld_ranks
 from scorekeeper.serving.http import match_or_404
 from scorekeeper.store import MatchView
+from scorekeeper.web.forms import NOT_A_WHOLE_NUMBER
 from scorekeeper.web.forms.melds import MeldCheckForm
 from scorekeeper.web.matches.blueprint import bp, editable_match
 
@@ -29,9 +30,19 @@ def meld_check(public_id: str, token: str | None = None) -> str:
         ranks=meld_ranks(view.rules),
         formdata=request.args or None,
     )
-    checked = _checked(form, view, number, view.scores_before(number)) if request.args else None
+    running = view.scores_before(number)
+    checked = _checked(form, view, number, running) if request.args else None
     return render_template(
-        "matches/melds.html", view=view, token=token, number=number, form=form, check=checked
+        "matches/melds.html",
+        view=view,
+        token=token,
+        number=number,
+        form=form,
+        check=checked,
+        running=running,  # each side's, for the live check's running score
+        # The calculator API takes the match's rules as overrides of the default preset.
+        live_rules={"overrides": view.rules.as_settings()},
+        not_a_number=NOT_A_WHOLE_NUMBER,
     )
 
 

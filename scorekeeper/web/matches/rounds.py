@@ -4,6 +4,7 @@ version) and double taps (the form's operation id)."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -124,7 +125,7 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
     except store.RoundNotFound:
         abort(404)
     except store.StaleVersion as stale:
-        shown = round_form(view.side_names, view.rules, stale.current.entry, from_request=False)
+        shown = _form(view, stale.current.entry, from_request=False)
         return _conflict_page(view, shown, stale.current, Meanwhile.CHANGED_BEFORE_DELETE)
     except ProblemsError as error:
         stored = stored_round(view, number)
@@ -138,7 +139,7 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
 def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
     """Return the form of a new round, as posted, and the round it enters: None when the
     match has every round already."""
-    form = round_form(view.side_names, view.rules, round_number=view.next_round)
+    form = _form(view, round_number=view.next_round)
     number = hidden_number(form.round_number)
     if form.is_submitted() and (number is None or round_number_problems(view.rules, number)):
         abort(400)  # only a form changed by hand names no round, or one the match does not have
@@ -148,14 +149,18 @@ def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
 def edit_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
     """Return the form of a stored round: as posted, or on a GET as the round was stored."""
     shown = None if request.method == "POST" else stored.entry
-    return round_form(view.side_names, view.rules, shown, version=stored.version)
+    return _form(view, shown, version=stored.version)
 
 
 def stored_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:
     """Return the form of a stored round as it was stored, whatever the request posted."""
-    return round_form(
-        view.side_names, view.rules, stored.entry, from_request=False, version=stored.version
-    )
+    return _form(view, stored.entry, from_request=False, version=stored.version)
+
+
+def _form(view: MatchView, entry: RoundEntry | None = None, **options: Any) -> RoundForm:
+    """Return the round form of the match: a card per side, a box per player of a pair."""
+    players = store.side_players(view.match)
+    return round_form(view.side_names, view.rules, entry, side_players=players, **options)
 
 
 def stored_round(view: MatchView, number: int) -> ScoredRound:
@@ -232,6 +237,8 @@ def round_page(
         Meanwhile=Meanwhile,
         delete_form=delete_form,
         side_players=store.side_players(view.match),
+        # Each side's players, who may count their own left-over cards.
+        player_names=[side.players for side in store.sides_of(view.match)],
         # A step of 0 (every card worth nothing) would leave the steppers stuck: they count by 1.
         points_steps={
             cards: points_step(view.rules, f"{cards}_points") or 1

@@ -37,6 +37,7 @@ def new() -> Page | Response:
             form.chosen_rules,
             form.side_specs(),
             language=form.language.data,
+            first_dealer=form.dealer_seat(),
         )
     except ProblemsError as error:
         form.show_problems(error.problems)
@@ -50,7 +51,8 @@ def new() -> Page | Response:
 @bp.get("/m/<public_id:public_id>/again")
 def again(public_id: str) -> str:
     """Set up another match like this one, for a table that plays on: the same players, seating,
-    rules and printing language, each to change before it begins."""
+    rules and printing language, each to change before it begins. The deal passes on round the
+    table: whoever would deal the round after this match's last deals the next match's first."""
     match = match_or_404(public_id)
     sides = store.sides_of(match)
     if not sets_up_again(sides):
@@ -60,7 +62,11 @@ def again(public_id: str) -> str:
             match=match.name,
         )
         flash(message)
-    values = values_like(match.name, match.preset, store.rules_of(match), sides, match.language)
+    rules = store.rules_of(match)
+    dealer = store.dealer_of(match, rules.rounds + 1)
+    values = values_like(
+        match.name, match.preset, rules, sides, match.language, first_dealer=dealer
+    )
     return setup_page(MatchForm(data=values))
 
 
