@@ -1,6 +1,7 @@
 // The live score of the round form: as numbers are typed, the round goes to the calculator API
 // (POST /api/v1/score, with the match's rules) and each side's card shows its score and
 // breakdown, or what the engine refuses. The form still saves and checks everything without it.
+// Offline it says so and shows no score: the rules are the server's alone.
 "use strict";
 
 (() => {
@@ -11,6 +12,7 @@
   const COUNTS = form.dataset.countsMode; // the way of counting cards by kind, as the form names it
   const cards = [...form.querySelectorAll("[data-side]")];
   const roundProblems = form.querySelector("[data-problems-round]");
+  const offline = form.querySelector("[data-live-offline]");
   const numbers = [...form.querySelectorAll("[data-side] input:not([type='radio'])")];
   let timer = null;
   let pending = null;
@@ -292,9 +294,21 @@
       else if (response.status === 422) {
         showProblems(result.errors.filter(aboutRead(unreadable)), result.sides, unreadable);
       }
+      offline.hidden = true;
     } catch (error) {
-      if (error.name !== "AbortError") listProblems(roundProblems, []); // offline: keep typing
+      if (error.name !== "AbortError") showOffline();
     }
+  }
+
+  // Without the calculator the score is unknown: no total stands, stale or guessed, and the
+  // form says when it will be checked. Typing and saving go on (the save waits on the phone).
+  function showOffline() {
+    cards.forEach((card) => {
+      showScore(card, null, []);
+      listProblems(card.querySelector("[data-problems]"), []);
+    });
+    listProblems(roundProblems, []);
+    offline.hidden = false;
   }
 
   function later() {
@@ -306,5 +320,7 @@
   form.addEventListener("focusout", noteCountsLeft);
   form.addEventListener("input", later);
   form.addEventListener("change", later);
+  window.addEventListener("online", later);
+  window.addEventListener("offline", showOffline);
   update();
 })();

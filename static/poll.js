@@ -20,6 +20,7 @@
     current.replaceWith(region);
     open.forEach((place) => at(region, place)?.parentElement.setAttribute("open", ""));
     if (focused) at(region, focused)?.focus();
+    document.dispatchEvent(new Event("standings-refreshed")); // for what the region's scripts add
   }
 
   // The score breakdowns a reader opened stay open in the fresh standings, and what had the

@@ -6,35 +6,36 @@
 "use strict";
 
 (() => {
-  const list = document.querySelector("[data-queued-rounds]");
-  if (!list || !self.roundQueue) return;
+  if (!self.roundQueue || !document.querySelector("[data-queued-rounds]")) return;
   const standings = location.pathname;
   const keptCopy = document.body.hasAttribute("data-offline-copy");
-  const entered = JSON.parse(list.dataset.entered);
   const RESEND_MS = 30_000;
 
-  const label = (template, round) => template.replace("%(round)s", String(round));
+  const list = () => document.querySelector("[data-queued-rounds]"); // poll.js replaces it
+  const entered = () => JSON.parse(list().dataset.entered);
+  const label = (template, round) => template.replaceAll("%(round)s", String(round));
   const ofThisMatch = (round) => new URL(round.url).pathname.startsWith(`${standings}/rounds/`);
+  const queuedHere = async () => (await roundQueue.all()).filter(ofThisMatch);
 
   async function show() {
-    const queued = (await roundQueue.all()).filter(ofThisMatch);
-    queued.sort((a, b) => a.round - b.round);
-    list.replaceChildren(...queued.map(item));
-    list.hidden = queued.length === 0;
+    const queued = (await queuedHere()).sort((a, b) => a.round - b.round);
+    const shown = list();
+    shown.replaceChildren(...queued.map((round) => item(shown, round)));
+    shown.hidden = queued.length === 0;
     nextRound(queued);
-    forgetSentDrafts();
+    forgetSentDrafts(shown);
   }
 
-  function item(round) {
+  function item(shown, round) {
     const line = document.createElement("li");
     if (round.state === roundQueue.REFUSED) {
       const link = document.createElement("a");
       link.href = round.url;
-      link.textContent = label(list.dataset.refused, round.round);
+      link.textContent = label(shown.dataset.refused, round.round);
       line.append(link);
       line.className = "is-refused";
     } else {
-      line.textContent = label(list.dataset.waiting, round.round);
+      line.textContent = label(shown.dataset.waiting, round.round);
     }
     return line;
   }
@@ -42,8 +43,8 @@
   // The button to the next round skips the rounds waiting here, as the server will have them.
   function nextRound(queued) {
     const button = document.querySelector("[data-enter-round]");
-    if (!button) return;
-    const taken = new Set([...entered, ...queued.map((round) => round.round)]);
+    if (!button || queued.length === 0) return; // as the server rendered it
+    const taken = new Set([...entered(), ...queued.map((round) => round.round)]);
     const rounds = Number(button.dataset.rounds);
     const next = Array.from({ length: rounds }, (_, index) => index + 1).find((n) => !taken.has(n));
     button.hidden = next === undefined;
@@ -53,11 +54,11 @@
   }
 
   // A draft sent as a round the standings show entered has done its work.
-  function forgetSentDrafts() {
+  function forgetSentDrafts(shown) {
     if (keptCopy) return;
-    for (const round of entered) {
+    for (const round of entered()) {
       for (const mode of ["new", "edit"]) {
-        const key = `scorekeeper.draft.${list.dataset.match}:${round}:${mode}`;
+        const key = `scorekeeper.draft.${shown.dataset.match}:${round}:${mode}`;
         try {
           if (JSON.parse(localStorage.getItem(key))?.sent) localStorage.removeItem(key);
         } catch {
@@ -69,20 +70,20 @@
 
   async function send() {
     if (!navigator.onLine) return;
-    const before = (await roundQueue.all()).filter(ofThisMatch).length;
+    const before = (await queuedHere()).length;
     await roundQueue.sendAll();
-    const after = (await roundQueue.all()).filter(ofThisMatch);
-    if (after.length < before) location.reload(); // the standings as the server has them now
-    else show();
+    if ((await queuedHere()).length < before) location.reload(); // as the server has it now
+    else await show();
   }
 
   function keepForms() {
-    const pages = JSON.parse(list.dataset.keepPages);
+    const pages = JSON.parse(list().dataset.keepPages);
     navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage({ keepPages: pages }));
   }
 
   show().then(send);
   if (!keptCopy && navigator.onLine) keepForms();
   window.addEventListener("online", send);
+  document.addEventListener("standings-refreshed", show);
   setInterval(send, RESEND_MS);
 })();

@@ -108,3 +108,15 @@ def test_revisiting_the_standings_online_costs_one_request_of_at_most_15_kb(
     [(path, size)] = served.answers
     assert match_links["view_url"].endswith(path)
     assert size <= 15_000
+
+
+def test_the_new_round_page_reloads_offline(
+    new_page: Callable[..., Page], match_links: dict[str, str]
+) -> None:
+    page = controlled(new_page(), f"{match_links['edit_url']}/rounds/new")
+    page.context.set_offline(True)
+
+    page.reload()
+
+    expect(page.locator("h1")).to_have_text("Round 2 of 4")
+    expect(page.locator("[data-offline-banner]")).to_be_visible()

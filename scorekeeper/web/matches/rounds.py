@@ -139,11 +139,20 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
 def new_round_form(view: MatchView) -> tuple[RoundForm, int | None]:
     """Return the form of a new round, as posted, and the round it enters: None when the
     match has every round already."""
-    form = _form(view, round_number=view.next_round)
+    form = _form(view, round_number=_round_asked_for(view))
     number = hidden_number(form.round_number)
     if form.is_submitted() and (number is None or round_number_problems(view.rules, number)):
         abort(400)  # only a form changed by hand names no round, or one the match does not have
     return form, number
+
+
+def _round_asked_for(view: MatchView) -> int | None:
+    """Return the round `?round=` asks a form for, where the match lacks it, else the next round:
+    a phone keeps the forms of the rounds still to play, to enter them offline one after another."""
+    asked = request.args.get("round", type=int)
+    if asked is None or round_number_problems(view.rules, asked) or view.entered_round(asked):
+        return view.next_round
+    return asked
 
 
 def edit_round_form(view: MatchView, stored: ScoredRound) -> RoundForm:

@@ -41,4 +41,19 @@ def standings_page(view: MatchView, *, token: str | None = None) -> str:
         chart=chart,
         preset=PRESETS.get(view.match.preset),
         house_rules=changed_house_rules(view.match.preset, view.rules),
+        forms_to_keep=_forms_to_keep(view, token),
     )
+
+
+def _forms_to_keep(view: MatchView, token: str | None) -> list[str]:
+    """Return the forms of the rounds still to play, for a phone to keep and open offline: the
+    next round's under the address its button links to, and each one's by its number."""
+    if token is None or view.next_round is None:
+        return []
+    public_id = view.match.public_id
+    next_round = url_for(".new_round", public_id=public_id, token=token)
+    return [next_round] + [
+        url_for(".new_round", public_id=public_id, token=token, round=number)
+        for number in range(1, view.rules.rounds + 1)
+        if view.entered_round(number) is None
+    ]
