@@ -1,0 +1,264 @@
+"""A club's records: each player's and each partnership's results, from its matches' results.
+
+Pure: the store hands in each match's result as the match's rows keep it (each side's final
+total and its players, and whether the last round is in) and gets records back. Only finished
+matches count. A draw counts as played and not won; every player of the winning side wins.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from itertools import combinations
+
+from scorekeeper.domain.entries import SideEntry
+from scorekeeper.domain.scoring import top_sides
+
+
+class Outcome(enum.Enum):
+    """How a finished match ended for a side, and so for each of its players."""
+
+    WON = "won"
+    DRAWN = "drawn"
+    LOST = "lost"
+
+
+class Period(enum.StrEnum):
+    """The matches a record counts, by the day they began."""
+
+    MONTH = "month"
+    YEAR = "year"
+    ALL = "all"
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """A side of a club's match: the club's players on it, by id, and its total."""
+
+    players: tuple[int, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A club's match as it stands: its sides' totals, and whether its last round is in."""
+
+    key: str  # the match's public id
+    name: str
+    preset: str
+    began: datetime
+    finished: bool
+    sides: tuple[SideResult, ...]
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        return top_sides([side.total for side in self.sides])
+
+    @property
+    def winner(self) -> int | None:
+        """Return the winning side's index once the match is over and nobody tied at the top."""
+        leaders = self.leaders
+        return leaders[0] if self.finished and len(leaders) == 1 else None
+
+    @property
+    def draw(self) -> bool:
+        return self.finished and len(self.leaders) > 1
+
+    def outcome(self, side: int) -> Outcome | None:
+        """Return how the match ended for side `side`; None while it is being played."""
+        if not self.finished:
+            return None
+        if side not in self.leaders:
+            return Outcome.LOST
+        return Outcome.DRAWN if self.draw else Outcome.WON
+
+    def side_of(self, player: int) -> int | None:
+        """Return the index of the side `player` plays on, or None when they do not play."""
+        return next((i for i, side in enumerate(self.sides) if player in side.players), None)
+
+
+@dataclass(frozen=True)
+class RecordFilter:
+    """Which matches records count: of one preset or any (None), begun in a period."""
+
+    preset: str | None = None
+    period: Period = Period.ALL
+
+    def keeps(self, result: MatchResult, today: date) -> bool:
+        """Tell whether `result` counts on `today`: of the preset, and begun in the period."""
+        if self.preset is not None and result.preset != self.preset:
+            return False
+        began = result.began.date()
+        if self.period is Period.MONTH:
+            return (began.year, began.month) == (today.year, today.month)
+        return self.period is Period.ALL or began.year == today.year
+
+    def applied(self, results: Iterable[MatchResult], today: date) -> list[MatchResult]:
+        return [result for result in results if self.keeps(result, today)]
+
+
+@dataclass(frozen=True)
+class Streak:
+    """The same outcome in a player's latest matches, one after another."""
+
+    outcome: Outcome
+    length: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """Results in finished matches, in the order the matches began: a player's, or a pair's
+    together. A score is the final total of the side played on."""
+
+    outcomes: tuple[Outcome, ...] = ()
+    scores: tuple[int, ...] = ()
+
+    @property
+    def played(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def won(self) -> int:
+        return self.outcomes.count(Outcome.WON)
+
+    @property
+    def win_rate(self) -> float | None:
+        """Return the share of matches won, from 0 to 1; None before any is played."""
+        return self.won / self.played if self.played else None
+
+    @property
+    def average_score(self) -> float | None:
+        return sum(self.scores) / len(self.scores) if self.scores else None
+
+    @property
+    def best_score(self) -> int | None:
+        return max(self.scores, default=None)
+
+    @property
+    def streak(self) -> Streak | None:
+        """Return the run of one outcome that the latest match continues; None before any."""
+        if not self.outcomes:
+            return None
+        latest = self.outcomes[-1]
+        length = next(
+            (n for n, outcome in enumerate(reversed(self.outcomes)) if outcome is not latest),
+            self.played,
+        )
+        return Streak(latest, length)
+
+    def added(self, outcome: Outcome, score: int) -> Record:
+        return Record((*self.outcomes, outcome), (*self.scores, score))
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    player: int
+    record: Record
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """Two players' record in the matches they played on one side."""
+
+    players: tuple[int, int]
+    record: Record
+
+
+def player_records(
+    players: Sequence[int], results: Iterable[MatchResult]
+) -> tuple[PlayerRecord, ...]:
+    """Return the record of each of `players`, the best first (`ranked`); players level stay
+    in the order given."""
+    records = {player: Record() for player in players}
+    for side, outcome in _finished_sides(results):
+        for player in side.players:
+            if player in records:
+                records[player] = records[player].added(outcome, side.total)
+    return tuple(
+        sorted(
+            (PlayerRecord(player, record) for player, record in records.items()),
+            key=lambda found: ranked(found.record),
+        )
+    )
+
+
+def partnerships(results: Iterable[MatchResult]) -> tuple[PairRecord, ...]:
+    """Return the record of every two players who played on one side of a finished match, the
+    best first; a side of three makes three pairs."""
+    records: dict[tuple[int, int], Record] = {}
+    for side, outcome in _finished_sides(results):
+        for pair in combinations(sorted(side.players), 2):
+            records[pair] = records.get(pair, Record()).added(outcome, side.total)
+    pairs = (PairRecord(pair, record) for pair, record in records.items())
+    return tuple(sorted(pairs, key=lambda found: ranked(found.record)))
+
+
+def ranked(record: Record) -> tuple[int, float, int, float]:
+    """Return where a record ranks, first the lowest: by matches won, then the share won, then
+    matches played, then the average score."""
+    rate = -1.0 if record.win_rate is None else record.win_rate
+    average = float("-inf") if record.average_score is None else record.average_score
+    return (-record.won, -rate, -record.played, -average)
+
+
+def _finished_sides(results: Iterable[MatchResult]) -> Iterator[tuple[SideResult, Outcome]]:
+    """Yield every side of every finished match with how it ended, the matches in the order
+    they began."""
+    for result in sorted(results, key=lambda found: found.began):
+        for index, side in enumerate(result.sides):
+            outcome = result.outcome(index)
+            if outcome is not None:
+                yield side, outcome
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A club's match that one player plays in: the match, and the side they play on."""
+
+    result: MatchResult
+    side: int
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.result.outcome(self.side)
+
+    @property
+    def score(self) -> int:
+        return self.result.sides[self.side].total
+
+
+def matches_of(player: int, results: Iterable[MatchResult]) -> tuple[PlayedMatch, ...]:
+    """Return the matches `player` plays in, in the order given, finished or not."""
+    played = ((result, result.side_of(player)) for result in results)
+    return tuple(PlayedMatch(result, side) for result, side in played if side is not None)
+
+
+@dataclass(frozen=True)
+class RoundAverages:
+    """What a player's side did in an average round of the finished matches they played."""
+
+    rounds: int
+    books: float | None  # clean, dirty and wild, a round
+    went_out: int  # rounds in which the side went out
+    red_threes: float | None  # laid down and held, a round
+
+    @property
+    def went_out_share(self) -> float | None:
+        return self.went_out / self.rounds if self.rounds else None
+
+
+def round_averages(entries: Sequence[SideEntry]) -> RoundAverages:
+    """Return the averages of the rounds a player's side entered, one entry a round."""
+    rounds = len(entries)
+
+    def average(total: int) -> float | None:
+        return total / rounds if rounds else None
+
+    return RoundAverages(
+        rounds=rounds,
+        books=average(sum(entry.book_count for entry in entries)),
+        went_out=sum(entry.went_out for entry in entries),
+        red_threes=average(sum(entry.red_threes + entry.red_threes_held for entry in entries)),
+    )
