@@ -13,8 +13,14 @@ from scorekeeper.store.database import write_transaction
 from scorekeeper.store.exports import match_document, prefixed, read_document, view_csv
 from scorekeeper.store.matches import CreatedMatch, new_match, side_specs
 from scorekeeper.store.models import Match, db
-from scorekeeper.store.rounds import entry_for_match, new_round_row
-from scorekeeper.store.scores import ImpossibleRound, ScoredRound, match_view, scored_rounds
+from scorekeeper.store.rounds import entry_for_match, keep_result, new_round_row
+from scorekeeper.store.scores import (
+    ImpossibleRound,
+    ScoredRound,
+    match_view,
+    scored_rounds,
+    standings_after,
+)
 
 
 def export_match(match: Match) -> dict[str, Any]:
@@ -42,6 +48,7 @@ def import_match(data: Mapping[str, Any]) -> CreatedMatch:
     rounds = _imported_rounds(match, document.rules, document.rounds)
     with write_transaction():
         match.rounds = [new_round_row(match, scored) for scored in rounds]
+        keep_result(match, standings_after(match, document.rules, rounds))
         db.session.add(match)
     return created
 
