@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Engine, Integer, String, Table, func, select,
 from scorekeeper import store
 from scorekeeper.domain.entries import RoundEntry, SideEntry
 from scorekeeper.domain.rules import build_rules
-from scorekeeper.store.matches import PUBLIC_ID_BYTES
+from scorekeeper.store.links import PUBLIC_ID_BYTES
 from scorekeeper.store.models import Match, db
 
 SIDES = (("Us", ("Ann", "Bob")), ("Them", ("Cy", "Di")))

@@ -9,7 +9,7 @@ from werkzeug.routing import BaseConverter
 from scorekeeper import store
 from scorekeeper.i18n import http_error_message
 from scorekeeper.serving import rate_limit
-from scorekeeper.store.matches import PUBLIC_ID_LENGTH
+from scorekeeper.store.links import PUBLIC_ID_LENGTH
 from scorekeeper.store.models import Match
 
 

@@ -6,6 +6,7 @@ Views, the API and PDFs use these names; the modules behind them may move.
 from scorekeeper.domain.setup import SideSpec
 from scorekeeper.store.edit_tokens import TokenRefused, rotate_token_once
 from scorekeeper.store.idempotency import OperationIdRefused
+from scorekeeper.store.links import token_opens
 from scorekeeper.store.matches import (
     CreatedMatch,
     create_match,
@@ -17,7 +18,6 @@ from scorekeeper.store.matches import (
     side_players,
     side_specs,
     sides_of,
-    token_opens,
 )
 from scorekeeper.store.rounds import (
     RoundNotFound,

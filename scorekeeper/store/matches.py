@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import math
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -16,11 +12,8 @@ from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET, RuleSet, build_rules
 from scorekeeper.domain.setup import SideSpec, setup_problems
 from scorekeeper.store.database import write_transaction
+from scorekeeper.store.links import new_links
 from scorekeeper.store.models import Match, Player, Round, Side, db
-
-EDIT_TOKEN_BYTES = 32
-PUBLIC_ID_BYTES = 16
-PUBLIC_ID_LENGTH = math.ceil(PUBLIC_ID_BYTES * 8 / 6)  # base64 characters, no padding
 
 
 @dataclass(frozen=True)
@@ -55,13 +48,13 @@ def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec])
     problems = setup_problems(name, preset, sides)
     if problems:
         raise ProblemsError(problems)
-    token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    links = new_links()
     match = Match(
-        public_id=secrets.token_urlsafe(PUBLIC_ID_BYTES),
+        public_id=links.public_id,
         name=name,
         preset=preset,
         settings=rules.as_settings(),
-        edit_token_hash=token_digest(token),
+        edit_token_hash=links.token_hash,
         sides=[
             Side(
                 position=index,
@@ -73,7 +66,7 @@ def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec])
             for index, side in enumerate(sides)
         ],
     )
-    return CreatedMatch(match=match, edit_token=token)
+    return CreatedMatch(match=match, edit_token=links.edit_token)
 
 
 # Loads a match whole in two queries: its sides and players joined to its row, then its rounds
@@ -112,16 +105,6 @@ def reloaded(match: Match, *, held: bool = False) -> Match:
 def match_version(public_id: str) -> int | None:
     """Return the version of the match with this id, reading nothing else; None if there is none."""
     return db.session.scalar(sa.select(Match.version).where(Match.public_id == public_id))
-
-
-def token_opens(match: Match, token: str | None) -> bool:
-    """Return whether `token` is the match's edit token, comparing digests in constant time."""
-    return token is not None and hmac.compare_digest(token_digest(token), match.edit_token_hash)
-
-
-def token_digest(token: str) -> str:
-    """Return the digest an edit token is stored as: the token itself is never stored."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def rules_of(match: Match) -> RuleSet:
