@@ -59,6 +59,7 @@ from scorekeeper.i18n import LANGUAGES
 
 FORMAT: Literal["scorekeeper-match"] = "scorekeeper-match"
 FORMAT_VERSION: Literal[1] = 1
+CLUB_FORMAT: Literal["scorekeeper-club"] = "scorekeeper-club"
 
 
 class Body(BaseModel):
@@ -328,6 +329,11 @@ class Settings(RootModel[dict[str, Any]]):
 # -- The export ----------------------------------------------------------------------------------
 
 
+# When an exported match or club began. Read leniently: one whose beginning cannot be read
+# begins when it is imported.
+Began = Annotated[Any, WithJsonSchema({"type": ["string", "null"], "format": "date-time"})]
+
+
 class MatchExport(Body):
     """A complete match, as exported and imported. An import ignores fields it does not know."""
 
@@ -338,12 +344,30 @@ class MatchExport(Body):
     preset: str
     settings: Settings
     language: Language = None
-    # Read leniently: an export whose beginning cannot be read begins when it is imported.
-    created_at: Annotated[
-        Any, WithJsonSchema({"type": ["string", "null"], "format": "date-time"})
-    ] = None
+    created_at: Began = None
     sides: list[SideSetup]
     rounds: list[EnteredRound] = []
+
+
+class ClubMember(Body):
+    """A player of a club: their number in the club, and their name."""
+
+    id: Annotated[Whole, documented(minimum=1)]
+    name: SetupName
+
+
+class ClubExport(Body):
+    """A club with its players and the export of each of its matches, as exported and
+    imported. An import ignores fields it does not know."""
+
+    model_config = ConfigDict(extra="ignore")
+    format: Literal["scorekeeper-club"]
+    format_version: Literal[1]
+    name: SetupName
+    language: Language = None
+    created_at: Began = None
+    players: list[ClubMember] = []
+    matches: list[MatchExport] = []
 
 
 # -- Problems of shape ---------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from scorekeeper.domain.records import (
     player_records,
     round_averages,
 )
-from scorekeeper.domain.setup import SideSpec
 
 ANN, BOB, CY, DI, ED = 1, 2, 3, 4, 5
 TODAY = date(2026, 12, 10)
@@ -260,8 +259,6 @@ def test_a_new_player_may_not_take_a_name_the_club_has() -> None:
 
 
 def test_a_clubs_match_names_each_player_once() -> None:
-    sides = [SideSpec("Us", ("Ann", "Bob")), SideSpec("Them", ("Cy", "ann"))]
-
-    problems = repeated_players(sides)
+    problems = repeated_players([("Ann", "Bob"), ("Cy", "ann")])
 
     assert [(problem.field, problem.side) for problem in problems] == [("sides[1].players[1]", 1)]

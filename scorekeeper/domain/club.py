@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Collection, Sequence
 
 from scorekeeper.domain.problems import N_, Problem
-from scorekeeper.domain.setup import SideSpec, name_problems
+from scorekeeper.domain.setup import name_problems
 
 
 def name_key(name: str) -> str:
@@ -35,11 +35,12 @@ def player_problems(name: str, taken: Collection[str]) -> list[Problem]:
     return problems
 
 
-def repeated_players(sides: Sequence[SideSpec]) -> list[Problem]:
-    """Refuse a club's match that names one player twice: a club's player plays at one place."""
+def repeated_players(sides: Sequence[Sequence[str]]) -> list[Problem]:
+    """Refuse a club's match that names one player twice, its sides' players given in order:
+    a club's player plays at one place."""
     problems, seen = [], set()
-    for index, side in enumerate(sides):
-        for seat, player in enumerate(side.players):
+    for index, players in enumerate(sides):
+        for seat, player in enumerate(players):
             key = name_key(player)
             if key in seen:
                 template = N_("%(name)s plays twice in this match: name each player once.")

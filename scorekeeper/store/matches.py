@@ -11,9 +11,10 @@ from sqlalchemy.orm import joinedload, selectinload
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET, RuleSet, build_rules
 from scorekeeper.domain.setup import SideSpec, setup_problems
+from scorekeeper.store.clubs import join_club
 from scorekeeper.store.database import write_transaction
 from scorekeeper.store.links import new_links
-from scorekeeper.store.models import Match, Player, Round, Side, db
+from scorekeeper.store.models import Club, Match, Player, Round, Side, db
 
 
 @dataclass(frozen=True)
@@ -31,12 +32,16 @@ def create_match(
     sides: Sequence[SideSpec],
     *,
     language: str | None = None,
+    club: Club | None = None,
 ) -> CreatedMatch:
-    """Store a new match under `rules`, its PDFs printed in `language` (None: each reader's);
-    raise `ProblemsError` and store nothing on bad names."""
+    """Store a new match under `rules`, its PDFs printed in `language` (None: each reader's),
+    in `club` if given, whose players its players are (`clubs.join_club`); raise
+    `ProblemsError` and store nothing on bad names."""
     created = new_match(name, preset, rules, sides)
     created.match.language = language
     with write_transaction():
+        if club is not None:
+            join_club(created.match, club)
         db.session.add(created.match)
     return created
 

@@ -143,6 +143,7 @@ class Player(Base):
     )
 
     side: Mapped[Side] = relationship(back_populates="players")
+    club_player: Mapped[ClubPlayer | None] = relationship()
 
 
 class Club(Base):
