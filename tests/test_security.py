@@ -142,6 +142,7 @@ def test_robots_txt_keeps_crawlers_off_edit_pages_and_the_api(client: FlaskClien
     assert response.text.splitlines() == [
         "User-agent: *",
         "Disallow: /m/*/edit/",
+        "Disallow: /c/*/edit/",
         "Disallow: /api/",
     ]
 

@@ -35,10 +35,11 @@ class Period(enum.StrEnum):
 
 @dataclass(frozen=True)
 class SideResult:
-    """A side of a club's match: the club's players on it, by id, and its total."""
+    """A side of a club's match: the club's players on it, by id, its total and its name."""
 
     players: tuple[int, ...]
     total: int
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,10 @@ class MatchResult:
         if side not in self.leaders:
             return Outcome.LOST
         return Outcome.DRAWN if self.draw else Outcome.WON
+
+    @property
+    def winner_name(self) -> str | None:
+        return None if self.winner is None else self.sides[self.winner].name
 
     def side_of(self, player: int) -> int | None:
         """Return the index of the side `player` plays on, or None when they do not play."""

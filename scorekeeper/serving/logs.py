@@ -12,13 +12,15 @@ import re
 from flask import Flask
 
 REDACTED = "[redacted]"
-# Edit tokens are URL-safe base64: the token is the path segment after /m/<public id>/edit/.
-TOKEN_IN_PATH = re.compile(r"(/m/[^/\s?#]+/edit/)[^/\s?#\"']+")
+# Edit tokens are URL-safe base64: the token is the path segment after /m/<public id>/edit/,
+# or a club's /c/<public id>/edit/.
+TOKEN_IN_PATH = re.compile(r"(/[mc]/[^/\s?#]+/edit/)[^/\s?#\"']+")
 BEARER_TOKEN = re.compile(r"(\bBearer\s+)[^\s\"',;]+", re.IGNORECASE)
 
 
 def redact_tokens(text: str) -> str:
-    """Return `text` with every edit token in a match URL or a bearer header replaced."""
+    """Return `text` with every edit token in a match's or club's URL or a bearer header
+    replaced."""
     text = TOKEN_IN_PATH.sub(rf"\g<1>{REDACTED}", text)
     return BEARER_TOKEN.sub(rf"\g<1>{REDACTED}", text)
 

@@ -33,7 +33,7 @@ SECURITY_HEADERS = (
 PRIVATE_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
 HANDS_OUT_TOKEN = "scorekeeper_hands_out_token"  # on g: the response holds a new edit token
 TOKEN_ARGUMENT = "token"  # every route that holds an edit token names its URL variable so
-ROBOTS_TXT = "User-agent: *\nDisallow: /m/*/edit/\nDisallow: /api/\n"
+ROBOTS_TXT = "User-agent: *\nDisallow: /m/*/edit/\nDisallow: /c/*/edit/\nDisallow: /api/\n"
 MIN_SECRET_KEY_LENGTH = 32
 
 bp = Blueprint("security", __name__)

@@ -115,26 +115,26 @@ def match_results(club: Club) -> tuple[MatchResult, ...]:
 
 
 def _sides(club: Club) -> dict[int, tuple[SideResult, ...]]:
-    """Return the sides of every match of the club, in order, by match, each with its total and
-    the numbers of its club players."""
+    """Return the sides of every match of the club, in order, by match, each with its total,
+    its name and the numbers of its club players."""
     rows = db.session.execute(
-        sa.select(Side.match_id, Side.position, Side.total, ClubPlayer.number)
+        sa.select(Side.match_id, Side.position, Side.name, Side.total, ClubPlayer.number)
         .join(Match, Match.id == Side.match_id)
         .join(Player, Player.side_id == Side.id)
         .outerjoin(ClubPlayer, ClubPlayer.id == Player.club_player_id)
         .where(Match.club_id == club.id)
         .order_by(Side.match_id, Side.position, Player.position)
     ).all()
-    sides: dict[int, dict[int, tuple[int, list[int]]]] = defaultdict(dict)
-    for match_id, position, total, number in rows:
-        _total, players = sides[match_id].setdefault(position, (total, []))
+    sides: dict[int, dict[int, tuple[str, int, list[int]]]] = defaultdict(dict)
+    for match_id, position, name, total, number in rows:
+        _name, _total, players = sides[match_id].setdefault(position, (name, total, []))
         if number is not None:
             players.append(number)
     return {
         match_id: tuple(
-            SideResult(tuple(players), total) for total, players in by_position.values()
+            SideResult(tuple(numbers), total, name) for name, total, numbers in found.values()
         )
-        for match_id, by_position in sides.items()
+        for match_id, found in sides.items()
     }
 
 

@@ -1,8 +1,13 @@
-"""QR codes of a match's links, drawn on the server as inline SVG: no image service sees them."""
+"""QR codes of a match's or a club's links, drawn on the server as inline SVG: no image service
+sees them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import segno
+from flask_babel import gettext
+from markupsafe import Markup
 
 # Medium error correction survives a smudged or glare-lit phone screen; a scale of 4 units per
 # module keeps the SVG's numbers whole (the page sizes the drawing itself).
@@ -19,3 +24,9 @@ def qr_svg(data: str, *, title: str) -> str:
     return segno.make(data, error=ERROR_CORRECTION).svg_inline(
         scale=MODULE_SCALE, title=title, svgclass="qr", lineclass=None, omitsize=True, light="#fff"
     )
+
+
+def link_codes(links: Mapping[str, str]) -> dict[str, Markup]:
+    """Return the QR code of each link to share by its role, "edit" or "view", titled so."""
+    titles = {"edit": gettext("Edit link"), "view": gettext("View link")}
+    return {role: Markup(qr_svg(url, title=titles[role])) for role, url in links.items()}
