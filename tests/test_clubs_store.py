@@ -220,7 +220,6 @@ def test_filters_keep_the_matches_of_a_period(club: Club, club_match: ClubMatch)
     view = store.club_view(club, RecordFilter(period=Period.YEAR), today=date.today())
 
     assert [result.name for result in view.results] == ["New"]
-    assert view.presets == ("standard",)
 
 
 def test_a_players_page_lists_their_matches_and_averages_their_finished_rounds(

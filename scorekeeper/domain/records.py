@@ -14,6 +14,8 @@ from datetime import date, datetime
 from itertools import combinations
 
 from scorekeeper.domain.entries import SideEntry
+from scorekeeper.domain.problems import T_
+from scorekeeper.domain.rules import PRESETS
 from scorekeeper.domain.scoring import top_sides
 
 
@@ -31,6 +33,13 @@ class Period(enum.StrEnum):
     MONTH = "month"
     YEAR = "year"
     ALL = "all"
+
+
+PERIOD_LABELS = {
+    Period.MONTH: T_("This month"),
+    Period.YEAR: T_("This year"),
+    Period.ALL: T_("All time"),
+}
 
 
 @dataclass(frozen=True)
@@ -76,8 +85,9 @@ class MatchResult:
         return Outcome.DRAWN if self.draw else Outcome.WON
 
     @property
-    def winner_name(self) -> str | None:
-        return None if self.winner is None else self.sides[self.winner].name
+    def leader_names(self) -> tuple[str, ...]:
+        """Return the names of the sides at the top: the winner's, or those of a draw."""
+        return tuple(self.sides[index].name for index in self.leaders)
 
     def side_of(self, player: int) -> int | None:
         """Return the index of the side `player` plays on, or None when they do not play."""
@@ -90,6 +100,15 @@ class RecordFilter:
 
     preset: str | None = None
     period: Period = Period.ALL
+
+    @classmethod
+    def read(cls, preset: str | None, period: str | None) -> RecordFilter:
+        """Return the filter a page's query asks for; a value that names no preset or period
+        asks for none."""
+        return cls(
+            preset=preset if preset in PRESETS else None,
+            period=Period(period) if period in set(Period) else Period.ALL,
+        )
 
     def keeps(self, result: MatchResult, today: date) -> bool:
         """Tell whether `result` counts on `today`: of the preset, and begun in the period."""

@@ -9,7 +9,7 @@ number, and no round is scored to read them. A player's page reads that player's
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -43,8 +43,11 @@ class ClubView:
     results: tuple[MatchResult, ...]
     players: tuple[PlayerRecord, ...]
     pairs: tuple[PairRecord, ...]
-    presets: tuple[str, ...]  # of all the club's matches, for a filter to offer
     record_filter: RecordFilter
+
+    def names(self, numbers: Iterable[int]) -> list[str]:
+        """Return the names of the players with these numbers."""
+        return [self.members[number] for number in numbers]
 
 
 def club_view(
@@ -53,15 +56,13 @@ def club_view(
     """Return the club's matches that `record_filter` keeps on `today` (UTC's by default) and
     their records."""
     record_filter = record_filter or RecordFilter()
-    every = match_results(club)
-    shown = tuple(record_filter.applied(every, today or utc_now().date()))
+    shown = tuple(record_filter.applied(match_results(club), today or utc_now().date()))
     return ClubView(
         club=club,
         members=members(club),
         results=shown,
         players=player_records([member.number for member in club.players], shown),
         pairs=partnerships(shown),
-        presets=tuple(sorted({result.preset for result in every})),
         record_filter=record_filter,
     )
 
