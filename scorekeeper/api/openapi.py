@@ -306,20 +306,24 @@ _CLUB_TOKEN_RESPONSES = {
     "401": _json(_ref("Errors"), "No edit token was sent; nothing changed."),
     "403": _json(_ref("Errors"), "The edit token does not open this club; nothing changed."),
 }
+# Filters of a page's query: a value that names no preset or period asks for none, as on the
+# club's page, rather than being refused.
 _RECORD_FILTERS = [
     {
         "name": "preset",
         "in": "query",
         "required": False,
         "description": "Count only the matches of this preset; any other value, every preset.",
-        "schema": {"type": "string", "enum": list(PRESETS)},
+        "schema": {"type": "string", "examples": list(PRESETS)},
     },
     {
         "name": "period",
         "in": "query",
         "required": False,
-        "description": "Count only the matches begun this month, this year (UTC), or all.",
-        "schema": {"type": "string", "enum": [period.value for period in Period]},
+        "description": (
+            "Count only the matches begun this month or this year (UTC); any other value, all."
+        ),
+        "schema": {"type": "string", "examples": [period.value for period in Period]},
     },
 ]
 

@@ -151,7 +151,7 @@ class ClubDocument:
     language: str | None
     created_at: datetime | None
     players: tuple[tuple[int, str], ...]  # each player's number and name
-    matches: tuple[dict[str, Any], ...]
+    matches: tuple[object, ...]  # each to be read as a match's export
 
 
 def read_club_document(data: Mapping[str, Any], languages: Collection[str]) -> ClubDocument:
@@ -172,12 +172,14 @@ def read_club_document(data: Mapping[str, Any], languages: Collection[str]) -> C
 
 
 def _repeated_ids(export: ClubExport) -> list[Problem]:
-    template = N_("Player %(id)s appears twice: give each player an id of their own.")
+    """Refuse a player's id that is no number from 1, or another player's."""
+    twice = N_("Player %(id)s appears twice: give each player an id of their own.")
+    below_one = N_("A player's id is a whole number from 1, not %(id)s.")
     players = export.players
     return [
-        Problem(f"players[{index}].id", template, {"id": player.id})
+        Problem(f"players[{index}].id", below_one if player.id < 1 else twice, {"id": player.id})
         for index, player in enumerate(players)
-        if any(earlier.id == player.id for earlier in players[:index])
+        if player.id < 1 or any(earlier.id == player.id for earlier in players[:index])
     ]
 
 

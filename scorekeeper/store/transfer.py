@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from scorekeeper.documents import CLUB_FORMAT, FORMAT_VERSION, ClubExport, ClubMember
 from scorekeeper.domain.entries import RoundEntry
-from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.store.clubs import CreatedClub, add_numbered_player, join_club, new_club
@@ -120,20 +120,27 @@ def _imported_players(club: Club, players: Sequence[tuple[int, str]]) -> None:
         raise ProblemsError(problems)
 
 
-def _imported_matches(
-    club: Club, documents: Sequence[Mapping[str, Any]]
-) -> tuple[CreatedMatch, ...]:
+def _imported_matches(club: Club, documents: Sequence[object]) -> tuple[CreatedMatch, ...]:
+    """Store each match's export as a new match of the club; raise `ProblemsError` with the
+    problems of every damaged one, each placed under its match."""
     created, problems = [], []
     for index, document in enumerate(documents):
+        field = f"matches[{index}]"
+        if not isinstance(document, Mapping):
+            problems.append(Problem(field, NOT_A_MATCH, {"field": field}))
+            continue
         try:
             imported = import_match(document)
             join_club(imported.match, club)
             created.append(imported)
         except ProblemsError as error:
-            problems += [prefixed(problem, f"matches[{index}].") for problem in error.problems]
+            problems += [prefixed(problem, f"{field}.") for problem in error.problems]
     if problems:
         raise ProblemsError(problems)
     return tuple(created)
+
+
+NOT_A_MATCH = N_("%(field)s must be a match exported by scorekeeper, a JSON object.")
 
 
 def _imported_rounds(
