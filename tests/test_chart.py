@@ -187,7 +187,7 @@ def test_a_players_final_scores_are_drawn_match_after_match_without_a_start_at_z
     assert len(series.points) == 3
     assert [tick.value for tick in chart.x_ticks] == [1, 2, 3]
     assert series.markers.count("M") == 3  # a mark at every match, the first included
-    assert series.points[0].x > chart.left
+    assert (series.points[0].x, series.points[-1].x) == (chart.left, chart.right)
 
 
 def test_many_matches_label_only_round_numbers_along_the_x_axis() -> None:

@@ -58,6 +58,9 @@ def counts(app: Flask) -> tuple[int, int, int]:
 
 
 def visible(page: str) -> str:
+    """Return the page's text as its tables read on a wide screen: without the names of the
+    figures that a phone shows in each cell."""
+    page = re.sub(r'<span class="cell-label">[^<]*</span>', "", page)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 

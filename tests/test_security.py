@@ -20,7 +20,7 @@ from scorekeeper.serving.security import (
 )
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch
+    from conftest import CreateClub, CreateMatch
 
 PRODUCTION = "scorekeeper.config.Production"
 REAL_KEY = "0123456789abcdef" * 4
@@ -88,6 +88,21 @@ def test_every_page_reached_with_an_edit_token_stays_out_of_caches_and_search_en
         headers = client.get(url).headers
         assert (url, headers.get("Cache-Control"), headers.get("X-Robots-Tag")) == (
             url,
+            "no-store",
+            "noindex",
+        )
+
+
+def test_every_page_reached_with_a_clubs_edit_token_is_private_too(
+    app: Flask, client: FlaskClient, create_club: CreateClub
+) -> None:
+    club = create_club()
+    urls = [url for url in token_urls(app, club.public_id, club.edit_token) if "/c/" in url]
+    assert urls, "the club pages hold their edit token in the URL"
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert (response.headers["Cache-Control"], response.headers["X-Robots-Tag"]) == (
             "no-store",
             "noindex",
         )

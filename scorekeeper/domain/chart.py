@@ -241,8 +241,12 @@ def _chart(
     right = WIDTH - MARGIN_RIGHT
     top, bottom = MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
 
+    # From the origin at 0, or else from the first value at the axis.
+    start = 0 if from_origin else 1
+    span = max(rounds - start, 1)
+
     def x_at(round_number: int) -> float:
-        return round(left + (right - left) * round_number / rounds, 1)
+        return round(left + (right - left) * (round_number - start) / span, 1)
 
     def y_at(value: int, offset: float = 0) -> float:
         share = (value - y_values[0]) / (y_values[-1] - y_values[0])
