@@ -203,7 +203,7 @@ def test_a_long_list_of_matches_shows_the_newest_with_a_link_to_all(
     club = create_club(matches=22)
 
     page = client.get(f"/c/{club.public_id}").text
-    every = client.get(f"/c/{club.public_id}?matches=all").text
+    every = client.get(f"/c/{club.public_id}?all=matches").text
 
     assert page.count('class="club-match-name"') == 20
     assert "Show all 22 matches" in page

@@ -11,7 +11,9 @@ import enum
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cached_property
 from itertools import combinations
+from operator import attrgetter
 
 from scorekeeper.domain.entries import SideEntry
 from scorekeeper.domain.problems import T_
@@ -62,7 +64,7 @@ class MatchResult:
     finished: bool
     sides: tuple[SideResult, ...]
 
-    @property
+    @cached_property
     def leaders(self) -> tuple[int, ...]:
         return top_sides([side.total for side in self.sides])
 
@@ -78,11 +80,14 @@ class MatchResult:
 
     def outcome(self, side: int) -> Outcome | None:
         """Return how the match ended for side `side`; None while it is being played."""
-        if not self.finished:
-            return None
-        if side not in self.leaders:
-            return Outcome.LOST
-        return Outcome.DRAWN if self.draw else Outcome.WON
+        return self.outcomes[side] if self.finished else None
+
+    @cached_property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        """Return how the match ends for each side, as it would if it were over."""
+        leaders = self.leaders
+        top = Outcome.WON if len(leaders) == 1 else Outcome.DRAWN
+        return tuple(top if index in leaders else Outcome.LOST for index in range(len(self.sides)))
 
     @property
     def leader_names(self) -> tuple[str, ...]:
@@ -139,24 +144,24 @@ class Record:
     outcomes: tuple[Outcome, ...] = ()
     scores: tuple[int, ...] = ()
 
-    @property
+    @cached_property
     def played(self) -> int:
         return len(self.outcomes)
 
-    @property
+    @cached_property
     def won(self) -> int:
         return self.outcomes.count(Outcome.WON)
 
-    @property
+    @cached_property
     def win_rate(self) -> float | None:
         """Return the share of matches won, from 0 to 1; None before any is played."""
         return self.won / self.played if self.played else None
 
-    @property
+    @cached_property
     def average_score(self) -> float | None:
         return sum(self.scores) / len(self.scores) if self.scores else None
 
-    @property
+    @cached_property
     def best_score(self) -> int | None:
         return max(self.scores, default=None)
 
@@ -171,9 +176,6 @@ class Record:
             self.played,
         )
         return Streak(latest, length)
-
-    def added(self, outcome: Outcome, score: int) -> Record:
-        return Record((*self.outcomes, outcome), (*self.scores, score))
 
 
 @dataclass(frozen=True)
@@ -195,28 +197,37 @@ def player_records(
 ) -> tuple[PlayerRecord, ...]:
     """Return the record of each of `players`, the best first (`ranked`); players level stay
     in the order given."""
-    records = {player: Record() for player in players}
+    tallies: dict[int, _Tally] = {player: ([], []) for player in players}
     for side, outcome in _finished_sides(results):
         for player in side.players:
-            if player in records:
-                records[player] = records[player].added(outcome, side.total)
-    return tuple(
-        sorted(
-            (PlayerRecord(player, record) for player, record in records.items()),
-            key=lambda found: ranked(found.record),
-        )
-    )
+            if player in tallies:
+                _count(tallies[player], outcome, side.total)
+    found = (PlayerRecord(player, _record(tally)) for player, tally in tallies.items())
+    return tuple(sorted(found, key=lambda entry: ranked(entry.record)))
 
 
 def partnerships(results: Iterable[MatchResult]) -> tuple[PairRecord, ...]:
     """Return the record of every two players who played on one side of a finished match, the
     best first; a side of three makes three pairs."""
-    records: dict[tuple[int, int], Record] = {}
+    tallies: dict[tuple[int, int], _Tally] = {}
     for side, outcome in _finished_sides(results):
         for pair in combinations(sorted(side.players), 2):
-            records[pair] = records.get(pair, Record()).added(outcome, side.total)
-    pairs = (PairRecord(pair, record) for pair, record in records.items())
-    return tuple(sorted(pairs, key=lambda found: ranked(found.record)))
+            _count(tallies.setdefault(pair, ([], [])), outcome, side.total)
+    pairs = (PairRecord(pair, _record(tally)) for pair, tally in tallies.items())
+    return tuple(sorted(pairs, key=lambda entry: ranked(entry.record)))
+
+
+# A record as it is counted: its outcomes and its scores so far.
+_Tally = tuple[list[Outcome], list[int]]
+
+
+def _count(tally: _Tally, outcome: Outcome, score: int) -> None:
+    tally[0].append(outcome)
+    tally[1].append(score)
+
+
+def _record(tally: _Tally) -> Record:
+    return Record(tuple(tally[0]), tuple(tally[1]))
 
 
 def ranked(record: Record) -> tuple[int, float, int, float]:
@@ -230,11 +241,9 @@ def ranked(record: Record) -> tuple[int, float, int, float]:
 def _finished_sides(results: Iterable[MatchResult]) -> Iterator[tuple[SideResult, Outcome]]:
     """Yield every side of every finished match with how it ended, the matches in the order
     they began."""
-    for result in sorted(results, key=lambda found: found.began):
-        for index, side in enumerate(result.sides):
-            outcome = result.outcome(index)
-            if outcome is not None:
-                yield side, outcome
+    for result in sorted(results, key=attrgetter("began")):
+        if result.finished:
+            yield from zip(result.sides, result.outcomes, strict=True)
 
 
 @dataclass(frozen=True)

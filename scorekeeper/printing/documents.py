@@ -159,7 +159,7 @@ def season_html(view: ClubView, paper: Paper, date: str) -> str:
         "print/season_report.html",
         view=view,
         matches=view.results,
-        presets=PRESETS,
+        preset_names={key: gettext(preset.name) for key, preset in PRESETS.items()},
         period=PERIOD_LABELS[view.record_filter.period],
         date=date,
         paper=paper,

@@ -30,7 +30,17 @@ from scorekeeper.domain.records import (
     player_records,
     round_averages,
 )
-from scorekeeper.store.models import Club, ClubPlayer, Entry, Match, Player, Side, db, utc_now
+from scorekeeper.store.models import (
+    Club,
+    ClubPlayer,
+    Entry,
+    Match,
+    Player,
+    Side,
+    db,
+    table_of,
+    utc_now,
+)
 from scorekeeper.store.scores import side_entry
 
 
@@ -44,6 +54,11 @@ class ClubView:
     players: tuple[PlayerRecord, ...]
     pairs: tuple[PairRecord, ...]
     record_filter: RecordFilter
+
+    @property
+    def finished(self) -> bool:
+        """Tell whether any match the records count is finished: else they count nothing."""
+        return any(entry.record.played for entry in self.players)
 
     def names(self, numbers: Iterable[int]) -> list[str]:
         """Return the names of the players with these numbers."""
@@ -101,12 +116,12 @@ def members(club: Club) -> dict[int, str]:
 
 def match_results(club: Club) -> tuple[MatchResult, ...]:
     """Return the result of every match of the club, newest first, as their rows keep it."""
+    match = table_of(Match).c
     matches = db.session.execute(
-        sa.select(
-            Match.id, Match.public_id, Match.name, Match.preset, Match.created_at, Match.finished
-        )
-        .where(Match.club_id == club.id)
-        .order_by(Match.created_at.desc(), Match.id.desc())
+        sa.select(match.id, match.public_id, match.name, match.preset, match.created_at)
+        .add_columns(match.finished)
+        .where(match.club_id == club.id)
+        .order_by(match.created_at.desc(), match.id.desc())
     ).all()
     sides = _sides(club)
     return tuple(
@@ -117,26 +132,34 @@ def match_results(club: Club) -> tuple[MatchResult, ...]:
 
 def _sides(club: Club) -> dict[int, tuple[SideResult, ...]]:
     """Return the sides of every match of the club, in order, by match, each with its total,
-    its name and the numbers of its club players."""
+    its name and the numbers of its club players.
+
+    The tables' own columns, not the models' attributes, and no order asked of the database:
+    a club's thousands of rows are read as they come, and put in order here."""
+    side, player, match = table_of(Side).c, table_of(Player).c, table_of(Match).c
     rows = db.session.execute(
-        sa.select(Side.match_id, Side.position, Side.name, Side.total, ClubPlayer.number)
-        .join(Match, Match.id == Side.match_id)
-        .join(Player, Player.side_id == Side.id)
-        .outerjoin(ClubPlayer, ClubPlayer.id == Player.club_player_id)
-        .where(Match.club_id == club.id)
-        .order_by(Side.match_id, Side.position, Player.position)
+        sa.select(side.match_id, side.position, side.name, side.total, player.club_player_id)
+        .join_from(table_of(Side), table_of(Match), match.id == side.match_id)
+        .join(table_of(Player), player.side_id == side.id)
+        .where(match.club_id == club.id)
     ).all()
+    numbers = {member.id: member.number for member in club.players}
     sides: dict[int, dict[int, tuple[str, int, list[int]]]] = defaultdict(dict)
-    for match_id, position, name, total, number in rows:
-        _name, _total, players = sides[match_id].setdefault(position, (name, total, []))
-        if number is not None:
-            players.append(number)
-    return {
-        match_id: tuple(
-            SideResult(tuple(numbers), total, name) for name, total, numbers in found.values()
-        )
-        for match_id, found in sides.items()
-    }
+    for match_id, position, name, total, member in rows:
+        of_match = sides[match_id]
+        if position not in of_match:
+            of_match[position] = (name, total, [])
+        if member in numbers:
+            of_match[position][2].append(numbers[member])
+    return {match_id: _in_order(found) for match_id, found in sides.items()}
+
+
+def _in_order(sides: dict[int, tuple[str, int, list[int]]]) -> tuple[SideResult, ...]:
+    """Return a match's sides by their positions, each side's players by their numbers."""
+    return tuple(
+        SideResult(tuple(sorted(players)), total, name)
+        for name, total, players in (sides[position] for position in sorted(sides))
+    )
 
 
 def _finished_entries(club: Club, player: ClubPlayer) -> list[SideEntry]:

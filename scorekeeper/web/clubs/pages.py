@@ -9,14 +9,14 @@ from flask import abort, render_template, request, url_for
 
 from scorekeeper import store
 from scorekeeper.domain.chart import scores_chart
-from scorekeeper.domain.rules import PRESETS
 from scorekeeper.serving.http import club_or_404
 from scorekeeper.store.models import Club
-from scorekeeper.web.clubs.blueprint import bp, club_or_editable, editable_club
+from scorekeeper.web.clubs.blueprint import bp, club_or_editable, editable_club, preset_names
 from scorekeeper.web.forms.clubs import AttachForm, PlayerForm, RecordFilterForm
 
-# The newest matches a club's page lists, unless asked for all of them.
+# The newest matches and the best partnerships a club's page lists, unless asked for all.
 MATCHES_SHOWN = 20
+PAIRS_SHOWN = 10
 
 
 @bp.get("/c/<public_id:public_id>")
@@ -40,16 +40,21 @@ def club_page(
     sent when one of them is shown again."""
     filters = RecordFilterForm(request.args)
     view = store.club_view(club, filters.record_filter())
-    every = request.args.get("matches") == "all"
+    every = request.args.getlist("all")
     arguments: dict[str, Any] = {"public_id": club.public_id, "token": token, **filters.query()}
+    endpoint = ".edit" if token else ".view"
     return render_template(
         "clubs/club.html",
         view=view,
         token=token,
         filters=filters,
-        matches=view.results if every else view.results[:MATCHES_SHOWN],
-        every_match_url=url_for(".edit" if token else ".view", **arguments, matches="all"),
-        presets=PRESETS,
+        matches=view.results if "matches" in every else view.results[:MATCHES_SHOWN],
+        pairs=view.pairs if "pairs" in every else view.pairs[:PAIRS_SHOWN],
+        every_match_url=url_for(endpoint, **arguments, all=[*every, "matches"]),
+        every_pair_url=url_for(
+            endpoint, **arguments, all=[*every, "pairs"], _anchor="partnerships"
+        ),
+        preset_names=preset_names(),
         player_form=player_form or PlayerForm(formdata=None),
         attach_form=attach_form or AttachForm(formdata=None),
     )
