@@ -11,7 +11,6 @@ import enum
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import cached_property
 from itertools import combinations
 from operator import attrgetter
 
@@ -64,7 +63,7 @@ class MatchResult:
     finished: bool
     sides: tuple[SideResult, ...]
 
-    @cached_property
+    @property
     def leaders(self) -> tuple[int, ...]:
         return top_sides([side.total for side in self.sides])
 
@@ -82,7 +81,7 @@ class MatchResult:
         """Return how the match ended for side `side`; None while it is being played."""
         return self.outcomes[side] if self.finished else None
 
-    @cached_property
+    @property
     def outcomes(self) -> tuple[Outcome, ...]:
         """Return how the match ends for each side, as it would if it were over."""
         leaders = self.leaders
@@ -144,24 +143,24 @@ class Record:
     outcomes: tuple[Outcome, ...] = ()
     scores: tuple[int, ...] = ()
 
-    @cached_property
+    @property
     def played(self) -> int:
         return len(self.outcomes)
 
-    @cached_property
+    @property
     def won(self) -> int:
         return self.outcomes.count(Outcome.WON)
 
-    @cached_property
+    @property
     def win_rate(self) -> float | None:
         """Return the share of matches won, from 0 to 1; None before any is played."""
         return self.won / self.played if self.played else None
 
-    @cached_property
+    @property
     def average_score(self) -> float | None:
         return sum(self.scores) / len(self.scores) if self.scores else None
 
-    @cached_property
+    @property
     def best_score(self) -> int | None:
         return max(self.scores, default=None)
 
@@ -201,7 +200,9 @@ def player_records(
     for side, outcome in _finished_sides(results):
         for player in side.players:
             if player in tallies:
-                _count(tallies[player], outcome, side.total)
+                outcomes, scores = tallies[player]
+                outcomes.append(outcome)
+                scores.append(side.total)
     found = (PlayerRecord(player, _record(tally)) for player, tally in tallies.items())
     return tuple(sorted(found, key=lambda entry: ranked(entry.record)))
 
@@ -212,18 +213,15 @@ def partnerships(results: Iterable[MatchResult]) -> tuple[PairRecord, ...]:
     tallies: dict[tuple[int, int], _Tally] = {}
     for side, outcome in _finished_sides(results):
         for pair in combinations(sorted(side.players), 2):
-            _count(tallies.setdefault(pair, ([], [])), outcome, side.total)
+            outcomes, scores = tallies.setdefault(pair, ([], []))
+            outcomes.append(outcome)
+            scores.append(side.total)
     pairs = (PairRecord(pair, _record(tally)) for pair, tally in tallies.items())
     return tuple(sorted(pairs, key=lambda entry: ranked(entry.record)))
 
 
 # A record as it is counted: its outcomes and its scores so far.
 _Tally = tuple[list[Outcome], list[int]]
-
-
-def _count(tally: _Tally, outcome: Outcome, score: int) -> None:
-    tally[0].append(outcome)
-    tally[1].append(score)
 
 
 def _record(tally: _Tally) -> Record:
