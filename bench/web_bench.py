@@ -1,5 +1,5 @@
 """Measure what a table feels under load, as ratios of floors: the standings page, round
-submissions and the view link's poll.
+submissions and the view link's poll; and a club's page against a match's standings page.
 
 Every figure comes from wrk (16 connections on loopback) against gunicorn with the app's own
 configuration (2 sync workers), and is divided by a floor served the same way beside it by
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import floor_app
-from seed import STAYED_IN, WENT_OUT, Seeded, seed_matches, settle
+from seed import STAYED_IN, WENT_OUT, Seeded, seed_club, seed_matches, settle
 from sqlalchemy import NullPool, create_engine, make_url
 
 from scorekeeper import ROOT, create_app
@@ -69,6 +69,9 @@ TABLES = 64
 PAGES_SAMPLED = 100
 STARTUP_DEADLINE = 60.0
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+# A club of a table that has played every week for ten years: its page against the standings
+# page of one of its matches, each rendered afresh (issue 32).
+CLUB_MATCHES, CLUB_PLAYERS = 500, 20
 SETTLED = 1.1  # a warm-up run this much faster than the best before it: still warming up
 WARM_UP_VISITS = 4  # times each listed request is sent, on average, before the rate may settle
 NewDatabase = Callable[[str], str]  # a name -> the URL of a fresh, empty database
@@ -553,6 +556,27 @@ def measure_beside_reports(folder: Path, database_url: str, sizes: Sizes) -> Bes
         return Beside.mean([beside(base_url, reports, run, sizes.seconds) for run in runs])
 
 
+def measure_club(folder: Path, database_url: str, sizes: Sizes) -> Paired:
+    """Return the load of a club's page, with `CLUB_MATCHES` finished matches and
+    `CLUB_PLAYERS` players, beside that of its matches' standings pages, in turn on one
+    server: the club's page is measured against a match's page, not a floor."""
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": database_url}
+    )
+    club = seed_club(app, CLUB_MATCHES, players=CLUB_PLAYERS, rounds=ROUNDS)
+    pages = page_requests(folder, "club-matches", club.matches)
+    # The one club's page, listed once per thread: each thread cycles through lines of its own.
+    club_pages = request_file(folder, "club", [f"GET\t/c/{club.public_id}"] * THREADS)
+    with serve_app(folder, database_url, f"/c/{club.public_id}") as base_url:
+        warm_up(base_url, club_pages, sizes)
+        warm_up(base_url, pages, sizes)
+        return in_turn(
+            lambda _turn: wrk(base_url, pages, sizes.seconds),
+            lambda _turn: wrk(base_url, club_pages, sizes.seconds),
+            sizes,
+        )
+
+
 def settled(database_url: str) -> None:
     """Bring the database to where a long-running one stands (`seed.settle`)."""
     engine = create_engine(database_url, poolclass=NullPool)
@@ -570,6 +594,7 @@ class Figures:
     rounds: Paired
     crowded: Paired
     beside_reports: Beside
+    club: Paired  # against the standings page of one of its matches, not a floor
 
     def named(self, sizes: Sizes) -> dict[str, Paired]:
         return {
@@ -578,6 +603,7 @@ class Figures:
             "view link's poll, nothing changed (304)": self.poll,
             "round submissions through the API": self.rounds,
             "the same, several at once to one match": self.crowded,
+            f"club page, {CLUB_MATCHES} matches (floor: a match)": self.club,
         }
 
 
@@ -606,6 +632,7 @@ def measure_figures(folder: Path, new_database: NewDatabase, sizes: Sizes) -> Fi
             ),
             crowded=measure_rounds(folder, new_database("crowded"), sizes, floor.write, tables=1),
             beside_reports=measure_beside_reports(folder, new_database("reports"), sizes),
+            club=measure_club(folder, new_database("club"), sizes),
         )
 
 
@@ -629,6 +656,12 @@ def ratios(title: str, figures: Figures, sizes: Sizes) -> list[Ratio]:
             f"{title}: submissions' p50 ms beside {CLIENTS} asking for reports",
             figures.beside_reports.submissions.p50_ms,
             target=SUBMISSION_P50_GOAL_MS,
+            at_least=False,
+        ),
+        Ratio(
+            f"{title}: club page time, {CLUB_MATCHES} matches / a match's page",
+            1 / figures.club.ratio,
+            target=2.0,
             at_least=False,
         ),
     ]

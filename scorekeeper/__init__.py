@@ -49,16 +49,18 @@ def create_app(
 
     app.url_map.converters["public_id"] = PublicIdConverter  # before the routes that use it
     import scorekeeper.api.calculator  # noqa: F401  (its routes join api.bp)
+    import scorekeeper.api.clubs  # noqa: F401
     import scorekeeper.api.matches  # noqa: F401
     from scorekeeper import api, cli, printing
     from scorekeeper.printing import pdf
-    from scorekeeper.web import app_shell, language, matches, pages
+    from scorekeeper.web import app_shell, clubs, language, matches, pages
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(app_shell.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(matches.bp)
+    app.register_blueprint(clubs.bp)
     pdf.init_app(app)  # imports WeasyPrint now, not on the first PDF request
     app.register_blueprint(printing.bp)
     cli.init_app(app)

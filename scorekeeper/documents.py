@@ -22,6 +22,7 @@ from pydantic import (
     Field,
     GetJsonSchemaHandler,
     RootModel,
+    SkipValidation,
     StringConstraints,
     ValidationError,
     WithJsonSchema,
@@ -59,6 +60,7 @@ from scorekeeper.i18n import LANGUAGES
 
 FORMAT: Literal["scorekeeper-match"] = "scorekeeper-match"
 FORMAT_VERSION: Literal[1] = 1
+CLUB_FORMAT: Literal["scorekeeper-club"] = "scorekeeper-club"
 
 
 class Body(BaseModel):
@@ -328,6 +330,11 @@ class Settings(RootModel[dict[str, Any]]):
 # -- The export ----------------------------------------------------------------------------------
 
 
+# When an exported match or club began. Read leniently: one whose beginning cannot be read
+# begins when it is imported.
+Began = Annotated[Any, WithJsonSchema({"type": ["string", "null"], "format": "date-time"})]
+
+
 class MatchExport(Body):
     """A complete match, as exported and imported. An import ignores fields it does not know."""
 
@@ -338,12 +345,33 @@ class MatchExport(Body):
     preset: str
     settings: Settings
     language: Language = None
-    # Read leniently: an export whose beginning cannot be read begins when it is imported.
-    created_at: Annotated[
-        Any, WithJsonSchema({"type": ["string", "null"], "format": "date-time"})
-    ] = None
+    created_at: Began = None
     sides: list[SideSetup]
     rounds: list[EnteredRound] = []
+
+
+class ClubMember(Body):
+    """A player of a club: their number in the club, and their name."""
+
+    id: Annotated[Whole, documented(minimum=1)]
+    name: SetupName
+
+
+class ClubExport(Body):
+    """A club with its players and the export of each of its matches, as exported and
+    imported. An import ignores fields it does not know, and reads each match as a match's
+    import, which tells its own problems."""
+
+    model_config = ConfigDict(extra="ignore")
+    format: Literal["scorekeeper-club"]
+    format_version: Literal[1]
+    name: SetupName
+    language: Language = None
+    created_at: str | None = Field(
+        default=None, description="When the club began; one that cannot be read, when imported."
+    )
+    players: list[ClubMember] = []
+    matches: list[SkipValidation[MatchExport]] = []
 
 
 # -- Problems of shape ---------------------------------------------------------------------------
@@ -365,7 +393,11 @@ _KINDS = {
     "string_too_long": N_("%(field)s is longer than %(most)s characters; shorten it."),
 }
 _WHEREVER = frozenset({"extra_forbidden", "model_type", "points_and_counts"})
-_REQUIRED = {"round": N_("%(field)s is required: enter the number of the round."), "name": TEXT}
+_REQUIRED = {
+    "round": N_("%(field)s is required: enter the number of the round."),
+    "name": TEXT,
+    "id": N_("%(field)s is required: give each player the number they have in the club."),
+}
 # Lists, told as such for a problem of the list itself or of a plain value in it.
 _LISTS = {
     "sides": N_("%(field)s must be a list with one object per side."),
@@ -373,6 +405,11 @@ _LISTS = {
     "players": N_('%(field)s must be a list of names, such as ["Ann", "Bob"].'),
     "melds": N_("%(field)s must be a list of melds."),
     "rounds": N_("%(field)s must be a list of rounds."),
+    "matches": N_("%(field)s must be a list of matches, each as a match is exported."),
+}
+# Lists told by where they are: a club's export lists its players as objects, not names.
+_LISTS_AT = {
+    ("players",): N_("%(field)s must be a list of the club's players, each with its id and name.")
 }
 _LIST_KINDS = frozenset({"missing", "list_type", "is_instance_of", "sequence_str", "too_short"})
 # Fields whose every problem of shape is told by what they hold.
@@ -440,6 +477,8 @@ def _told(kind: str, loc: Loc) -> tuple[str, Loc]:
         return _KINDS[kind], loc
     if kind == "missing" and name in _REQUIRED:
         return _REQUIRED[name], loc
+    if named in _LISTS_AT and kind in _LIST_KINDS:
+        return _LISTS_AT[named], named
     if name in _LISTS and (kind in _LIST_KINDS or named != loc):
         return _LISTS[name], named
     return _FIELDS.get(name) or _KINDS[kind], loc

@@ -90,13 +90,14 @@ def digit_group() -> str:
 
 def format_number(number: int) -> str:
     """Return a whole number as the request's language writes it: "1,200", "1.200"."""
-    return _written_number(number, get_locale())
+    return written_number(number, get_locale())
 
 
 @lru_cache(maxsize=NUMBERS_KEPT)
-def _written_number(number: int, locale: Locale | None) -> str:
-    """Kept: a match's pages and report write the same few hundred numbers over and over, and
-    Babel takes some 15 µs a number."""
+def written_number(number: int, locale: Locale | None) -> str:
+    """Return a whole number as `locale` writes it. Kept: a match's pages and report, and a
+    club's page, write the same few hundred numbers over and over, and Babel takes some 15 µs
+    a number."""
     return numbers.format_decimal(number, locale=locale)
 
 

@@ -220,6 +220,47 @@ def match_with_round_1(app: Flask, create_match: CreateMatch) -> StoredMatch:
     return match
 
 
+@dataclass(frozen=True)
+class StoredClub:
+    """A club a test stored: what a client needs to reach it."""
+
+    public_id: str
+    edit_token: str
+
+
+CLUB_PLAYERS = ("Ann", "Bob", "Cy", "Di")
+# A match of one round, which the first side won: Ann and Bob 2,565, Cy and Di 825.
+CLUB_MATCH_WINNERS = SideEntry(
+    clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True
+)
+CLUB_MATCH_LOSERS = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
+CreateClub = Callable[..., StoredClub]
+
+
+@pytest.fixture
+def create_club(app: Flask) -> CreateClub:
+    """Return a factory that stores a club of Ann, Bob, Cy and Di, with `matches` finished
+    matches of one round in which Ann and Bob beat Cy and Di."""
+
+    def create(
+        name: str = "Thursdays", *, matches: int = 1, language: str | None = None
+    ) -> StoredClub:
+        sides = [store.SideSpec("Us", ("Ann", "Bob")), store.SideSpec("Them", ("Cy", "Di"))]
+        rules = build_rules("standard", {"rounds": 1, "meld_minimums": [50]})
+        with app.app_context():
+            created = store.create_club(name, language=language)
+            for player in CLUB_PLAYERS:
+                store.add_player(created.club, player)
+            for number in range(1, matches + 1):
+                match = store.create_match(
+                    f"Night {number}", "standard", rules, sides, club=created.club
+                ).match
+                store.add_round(match, RoundEntry(1, (CLUB_MATCH_WINNERS, CLUB_MATCH_LOSERS)))
+            return StoredClub(created.club.public_id, created.edit_token)
+
+    return create
+
+
 Stored = Callable[..., Match]
 
 

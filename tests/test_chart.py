@@ -17,6 +17,7 @@ from scorekeeper.domain.chart import (
     marker_path,
     nice_ticks,
     running_totals_chart,
+    scores_chart,
     tie_offsets,
 )
 
@@ -177,3 +178,19 @@ def test_a_line_has_a_marker_at_every_round_played_but_not_at_the_start() -> Non
     chart = running_totals_chart(["Us"], [(100,), (300,)], rounds_total=4)
 
     assert chart.series[0].markers.count("Z") == 2
+
+
+def test_a_players_final_scores_are_drawn_match_after_match_without_a_start_at_zero() -> None:
+    chart = scores_chart("Ann", [2565, -300, 4100])
+
+    (series,) = chart.series
+    assert len(series.points) == 3
+    assert [tick.value for tick in chart.x_ticks] == [1, 2, 3]
+    assert series.markers.count("M") == 3  # a mark at every match, the first included
+    assert (series.points[0].x, series.points[-1].x) == (chart.left, chart.right)
+
+
+def test_many_matches_label_only_round_numbers_along_the_x_axis() -> None:
+    chart = scores_chart("Ann", list(range(0, 5000, 10)))
+
+    assert [tick.value for tick in chart.x_ticks] == [100, 200, 300, 400, 500]

@@ -24,7 +24,7 @@ from scorekeeper.extensions import csrf
 from scorekeeper.store.models import db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch
+    from conftest import CreateClub, CreateMatch
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 API_PREFIX = "/api/"
@@ -65,8 +65,14 @@ def state_changing_routes(app: Flask) -> list[Route]:
     ]
 
 
+CLUB_PATHS = ("/c/", "/api/v1/clubs")
+
+
 def url_of(app: Flask, route: Route, known: dict[str, str]) -> str:
+    """Return the route's URL with the known match, or the known club on a club's route."""
     rule, method = route
+    if rule.rule.startswith(CLUB_PATHS):
+        known = {**known, "public_id": known["club_id"], "token": known["club_token"]}
     values = {argument: known.get(argument, "1") for argument in rule.arguments}
     return app.url_map.bind("localhost").build(rule.endpoint, values, method=method)
 
@@ -113,15 +119,22 @@ def api_route_offences(app: Flask, client: FlaskClient, route: Route, url: str) 
 
 
 @pytest.fixture
-def known_values(app: Flask, create_match: CreateMatch) -> dict[str, str]:
-    """Return URL values naming a real match, its token and its round 1, so routes get past
-    their 404s."""
+def known_values(app: Flask, create_match: CreateMatch, create_club: CreateClub) -> dict[str, str]:
+    """Return URL values naming a real match, its token and its round 1, and a real club and
+    its token, so routes get past their 404s."""
     stored = create_match()
+    club = create_club()
     with app.app_context():
         match = store.get_match(stored.public_id)
         assert match is not None
         store.add_round(match, RoundEntry(1, (SideEntry(), SideEntry())))
-    return {"public_id": stored.public_id, "token": stored.edit_token, "number": "1"}
+    return {
+        "public_id": stored.public_id,
+        "token": stored.edit_token,
+        "number": "1",
+        "club_id": club.public_id,
+        "club_token": club.edit_token,
+    }
 
 
 def test_every_state_changing_route_is_guarded_against_cross_site_requests(

@@ -24,7 +24,7 @@ from scorekeeper.serving.http import PublicIdConverter
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
-    from conftest import StoredMatch
+    from conftest import CreateClub, StoredClub, StoredMatch
 
 CHECKS = {
     # The document describes well-formed requests; the rules of the game refuse many of those
@@ -65,6 +65,11 @@ def running_app(app: Flask) -> Iterator[Flask]:
     RUNNING_APP.app = None
 
 
+@pytest.fixture
+def club(create_club: CreateClub) -> StoredClub:
+    return create_club()
+
+
 @schema.parametrize()
 @settings(
     max_examples=scaled(15, 300),
@@ -73,14 +78,17 @@ def running_app(app: Flask) -> Iterator[Flask]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_every_operation_answers_as_documented_and_never_fails(
-    case: schemathesis.Case, running_app: Flask, match_with_round_1: StoredMatch
+    case: schemathesis.Case,
+    running_app: Flask,
+    match_with_round_1: StoredMatch,
+    club: StoredClub,
 ) -> None:
-    # A well-formed id becomes the stored match's, so that requests reach it; a malformed one
-    # stays, to be refused.
-    match = match_with_round_1
+    # A well-formed id becomes the stored match's or club's, so that requests reach it; a
+    # malformed one stays, to be refused.
+    opened = club if case.path.startswith("/api/v1/clubs") else match_with_round_1
     generated_id = (case.path_parameters or {}).get("public_id")
     if isinstance(generated_id, str) and re.fullmatch(PublicIdConverter.regex, generated_id):
-        case.path_parameters["public_id"] = match.public_id
+        case.path_parameters["public_id"] = opened.public_id
         if case.headers and "Authorization" in case.headers:
-            case.headers["Authorization"] = f"Bearer {match.edit_token}"
+            case.headers["Authorization"] = f"Bearer {opened.edit_token}"
     case.call_and_validate()

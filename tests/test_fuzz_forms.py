@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from soak import scaled
 from sqlalchemy import func
 
-from scorekeeper.store.models import Match, Round, db
+from scorekeeper.store.models import Club, ClubPlayer, Match, Round, db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import StoredMatch
+    from conftest import CreateClub, StoredMatch
 
 HOSTILE = st.one_of(
     st.sampled_from(["", " ", "-1", "-0", "+5", "1e3", "1.5", "1,000", "NaN", "inf", "0x1F"]),
@@ -135,25 +135,40 @@ def export(client: FlaskClient, match_with_round_1: StoredMatch) -> dict[str, An
 
 
 @pytest.fixture
-def pages(match_with_round_1: StoredMatch) -> dict[str, str]:
+def pages(match_with_round_1: StoredMatch, create_club: CreateClub) -> dict[str, str]:
     """Return every page that holds a form."""
     match = match_with_round_1
     edit = f"/m/{match.public_id}/edit/{match.edit_token}"
+    club = create_club()
+    club_edit = f"/c/{club.public_id}/edit/{club.edit_token}"
     return {
         "set-up": "/matches/new",
         "import": "/matches/import",
         "standings": edit,
         "new round": f"{edit}/rounds/new",
         "round edit": f"{edit}/rounds/1",
+        "new club": "/clubs/new",
+        "club": club_edit,
+        "club's match": f"{club_edit}/matches/new",
     }
 
 
 def saved_state(app: Flask) -> tuple[Any, ...]:
     """Return everything a form could change in the database, to compare before and after."""
     with app.app_context():
-        matches = db.session.execute(db.select(Match.id, Match.version, Match.name)).all()
+        matches = db.session.execute(
+            db.select(Match.id, Match.version, Match.name, Match.club_id)
+        ).all()
         rounds = db.session.execute(db.select(Round.match_id, Round.number, Round.version)).all()
-        return (sorted(matches), sorted(rounds), db.session.scalar(func.count(Round.id)))
+        clubs = db.session.execute(db.select(Club.id, Club.name)).all()
+        players = db.session.execute(db.select(ClubPlayer.club_id, ClubPlayer.name)).all()
+        return (
+            sorted(matches),
+            sorted(rounds),
+            db.session.scalar(func.count(Round.id)),
+            sorted(clubs),
+            sorted(players),
+        )
 
 
 Submit = Callable[[Form, dict[str, Any]], None]
@@ -182,7 +197,19 @@ def forms(client: FlaskClient, pages: dict[str, str], page: str) -> list[Form]:
     return forms_on(client, pages[page])
 
 
-@pytest.mark.parametrize("page", ["set-up", "import", "standings", "new round", "round edit"])
+@pytest.mark.parametrize(
+    "page",
+    [
+        "set-up",
+        "import",
+        "standings",
+        "new round",
+        "round edit",
+        "new club",
+        "club",
+        "club's match",
+    ],
+)
 @settings(
     max_examples=scaled(25, 400),
     deadline=None,

@@ -22,7 +22,7 @@ from scorekeeper.domain.entries import RoundEntry, SideEntry
 from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch, StoredMatch
+    from conftest import CreateClub, CreateMatch, StoredClub, StoredMatch
 
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
 # The game's own terms as each language's rules sources use them (notes/GLOSSARY.md), on pages.
@@ -143,27 +143,39 @@ def played(app: Flask, create_match: CreateMatch) -> StoredMatch:
     return stored
 
 
-def get_urls(app: Flask, played: StoredMatch, *, pdfs: bool = True) -> Iterator[str]:
-    """Yield a URL of every GET route, filled in with the played match and its first round."""
-    values = {
-        "public_id": played.public_id,
-        "token": played.edit_token,
-        "preset_key": "standard",
-        "number": "1",
-    }
+@pytest.fixture
+def club(create_club: CreateClub) -> StoredClub:
+    """Return a stored club with a finished match, so that its records and charts show."""
+    return create_club()
+
+
+CLUB_PATHS = ("/c/", "/api/v1/clubs")
+
+
+def get_urls(
+    app: Flask, played: StoredMatch, club: StoredClub, *, pdfs: bool = True
+) -> Iterator[str]:
+    """Yield a URL of every GET route, filled in with the played match and its first round, or
+    the club and its first player."""
+    of_match = {"public_id": played.public_id, "token": played.edit_token, "number": "1"}
+    of_club = {"public_id": club.public_id, "token": club.edit_token, "number": "1"}
     urls = app.url_map.bind("localhost")
     for rule in app.url_map.iter_rules():
         wanted = pdfs or not rule.rule.endswith(".pdf")
+        values = {
+            "preset_key": "standard",
+            **(of_club if rule.rule.startswith(CLUB_PATHS) else of_match),
+        }
         if "GET" in (rule.methods or ()) and rule.endpoint != "static" and wanted:
             yield urls.build(rule.endpoint, {name: values[name] for name in rule.arguments})
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_every_page_pdf_and_api_answer_comes_in_every_language(
-    app: Flask, client: FlaskClient, played: StoredMatch, language: str
+    app: Flask, client: FlaskClient, played: StoredMatch, club: StoredClub, language: str
 ) -> None:
     failures = []
-    for url in get_urls(app, played):
+    for url in get_urls(app, played, club):
         response = client.get(url, headers={"Accept-Language": language})
         if response.status_code != 200:
             failures.append(f"{url}: {response.status_code}")
@@ -174,11 +186,11 @@ def test_every_page_pdf_and_api_answer_comes_in_every_language(
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_no_page_shows_english_that_its_language_translates(
-    app: Flask, client: FlaskClient, played: StoredMatch, language: str
+    app: Flask, client: FlaskClient, played: StoredMatch, club: StoredClub, language: str
 ) -> None:
     messages = english_messages(language)
     leaks = []
-    for url in get_urls(app, played, pdfs=False):
+    for url in get_urls(app, played, club, pdfs=False):
         response = client.get(url, headers={"Accept-Language": language})
         if response.mimetype == "text/html":
             text = visible_text(response)

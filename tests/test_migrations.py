@@ -302,3 +302,40 @@ def _wrong_guesses() -> list[tuple[str, str, datetime]]:
 def test_the_migrations_build_the_database_the_models_describe(app: Flask) -> None:
     with app.app_context():
         check()  # exits, naming each difference, when a model changed without a migration
+
+
+def test_the_results_of_matches_stored_before_they_were_kept_are_scored_on_upgrading(
+    app: Flask,
+) -> None:
+    """Matches stored before revision 7a3c9e1f2b64 get the result the domain scores their
+    rounds to: each side's total, and whether the last round is in."""
+    with app.app_context():
+        for data in DOCUMENTS:
+            store.import_match({**data, "settings": {**data["settings"], "rounds": 2}})
+        expected = _results_as_scored()
+        db.session.commit()
+        downgrade(revision="5d0e8c4b7a21")
+        upgrade()
+
+        assert _results_as_kept() == expected
+        assert [finished for finished, _totals in expected] == [True, False, True, False]
+
+
+def _results_as_scored() -> list[tuple[bool, tuple[int, ...]]]:
+    matches = db.session.scalars(select(Match).order_by(Match.id)).unique()
+    return [
+        (view.standings.finished, view.standings.totals)
+        for view in (store.match_view(match) for match in matches)
+    ]
+
+
+def _results_as_kept() -> list[tuple[bool, tuple[int, ...]]]:
+    with db.engine.connect() as connection:
+        matches = connection.execute(text("SELECT id, finished FROM match ORDER BY id")).all()
+        totals = connection.execute(
+            text("SELECT match_id, total FROM side ORDER BY match_id, position")
+        ).all()
+    return [
+        (bool(finished), tuple(total for match_id, total in totals if match_id == id_))
+        for id_, finished in matches
+    ]

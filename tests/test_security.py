@@ -24,7 +24,7 @@ from scorekeeper.serving.security import (
 from scorekeeper.store.models import db
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
-    from conftest import CreateMatch
+    from conftest import CreateClub, CreateMatch
 
 PRODUCTION = "scorekeeper.config.Production"
 REAL_KEY = secrets.token_hex()
@@ -118,6 +118,21 @@ def test_every_page_reached_with_an_edit_token_stays_out_of_caches_and_search_en
         )
 
 
+def test_every_page_reached_with_a_clubs_edit_token_is_private_too(
+    app: Flask, client: FlaskClient, create_club: CreateClub
+) -> None:
+    club = create_club()
+    urls = [url for url in token_urls(app, club.public_id, club.edit_token) if "/c/" in url]
+    assert urls, "the club pages hold their edit token in the URL"
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert (response.headers["Cache-Control"], response.headers["X-Robots-Tag"]) == (
+            "no-store",
+            "noindex",
+        )
+
+
 def test_a_wrong_token_answer_is_private_too(
     client: FlaskClient, create_match: CreateMatch
 ) -> None:
@@ -167,6 +182,7 @@ def test_robots_txt_keeps_crawlers_off_edit_pages_and_the_api(client: FlaskClien
     assert response.text.splitlines() == [
         "User-agent: *",
         "Disallow: /m/*/edit/",
+        "Disallow: /c/*/edit/",
         "Disallow: /api/",
     ]
 

@@ -50,6 +50,7 @@ STARTUP_DEADLINE = 30.0  # seconds; a server that has not answered by then has f
             f"POST /m/abc/edit/{REDACTED}/rounds/3/delete",
         ),
         (f"/m/abc/edit/{TOKEN}?lang=de", f"/m/abc/edit/{REDACTED}?lang=de"),
+        (f"POST /c/abc/edit/{TOKEN}/players", f"POST /c/abc/edit/{REDACTED}/players"),
         (f"Authorization: Bearer {TOKEN}", f"Authorization: Bearer {REDACTED}"),
         (f'"authorization": "bearer {TOKEN}"', f'"authorization": "bearer {REDACTED}"'),
         (

@@ -635,3 +635,82 @@ def test_a_round_decided_before_another_phone_replaced_the_edit_link_is_refused(
         store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
 
     assert store.current_view(match).rounds == ()
+
+
+# -- The result a match keeps --------------------------------------------------------------------
+
+
+def kept_result(match: Match) -> tuple[bool, tuple[int, ...]]:
+    """Return the result as the match's rows hold it, read afresh: finished, each side's total."""
+    db.session.rollback()
+    fresh = db.session.scalars(
+        db.select(Match).where(Match.id == match.id).execution_options(populate_existing=True)
+    ).one()
+    return fresh.finished, tuple(side.total for side in fresh.sides)
+
+
+def scored_result(match: Match) -> tuple[bool, tuple[int, ...]]:
+    """Return the result as the domain scores the stored rounds."""
+    standings = store.current_view(match).standings
+    return standings.finished, standings.totals
+
+
+def test_a_new_match_keeps_an_unfinished_result_of_nothing(stored: Stored) -> None:
+    match = stored()
+
+    assert kept_result(match) == (False, (0, 0)) == scored_result(match)
+
+
+def test_every_change_to_the_rounds_keeps_the_result_they_score_to(stored: Stored) -> None:
+    match = stored(overrides={"rounds": 2, "meld_minimums": [50, 90]})
+    results = []
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN))
+    results.append(kept_result(match))
+    store.add_round(match, round_of(2, WENT_OUT, STAYED_IN))
+    results.append(kept_result(match))
+    store.replace_round(match, 2, round_of(2, STAYED_IN, WENT_OUT), version=1)
+    results.append(kept_result(match))
+    store.delete_round(match, 1, version=1)
+    results.append(kept_result(match))
+
+    assert results == [
+        (False, (2565, 825)),
+        (True, (5130, 1650)),
+        (True, (3390, 3390)),
+        (False, (825, 2565)),
+    ]
+    assert results[-1] == scored_result(match)
+
+
+def test_a_change_decided_again_after_another_phones_keeps_the_result_of_both(
+    app: Flask, stored: Stored, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = stored()
+    another_phone_meanwhile(
+        app, monkeypatch, lambda other: store.add_round(other, round_of(1, WENT_OUT, STAYED_IN))
+    )
+
+    store.add_round(match, round_of(2, WENT_OUT, STAYED_IN))
+
+    assert kept_result(match) == (False, (5130, 1650)) == scored_result(match)
+
+
+def test_a_repeated_change_keeps_the_result_as_the_first_left_it(stored: Stored) -> None:
+    match = stored()
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN), operation_id="tap")
+
+    store.add_round(match, round_of(1, WENT_OUT, STAYED_IN), operation_id="tap")
+
+    assert kept_result(match) == (False, (2565, 825))
+
+
+def test_an_imported_match_keeps_its_result(in_app: None, create_match: CreateMatch) -> None:
+    original = store.get_match(
+        create_match(overrides={"rounds": 1, "meld_minimums": [50]}).public_id
+    )
+    assert original is not None
+    store.add_round(original, round_of(1, STAYED_IN, WENT_OUT))
+
+    imported = store.import_match(store.export_match(original)).match
+
+    assert kept_result(imported) == (True, (825, 2565)) == scored_result(imported)

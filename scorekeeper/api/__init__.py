@@ -1,7 +1,7 @@
 """The JSON API, version 1: its blueprint, its error answers, how it reads a JSON body and
 answers one.
 
-The routes join `bp` from `calculator` (nothing stored) and `matches` (stored matches).
+The routes join `bp` from `calculator` (nothing stored), `matches` (stored matches) and `clubs`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext
 from pydantic import BaseModel
-from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException, Unauthorized
 
 from scorekeeper.documents import B, validated
 from scorekeeper.domain.problems import N_, ProblemsError
@@ -89,3 +89,13 @@ def body_as(model: type[B]) -> B:
 def answer(body: BaseModel) -> Response:
     """Return `body` as the JSON answer."""
     return jsonify(body.model_dump(mode="json"))
+
+
+def bearer_token(missing: str) -> str:
+    """Return the edit token the request sends as its bearer token; answer 401 with the
+    message `missing` when it sends none."""
+    authorization = request.authorization
+    token = authorization.token if authorization and authorization.type == "bearer" else None
+    if not token:
+        raise Unauthorized(missing)
+    return token

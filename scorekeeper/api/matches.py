@@ -17,7 +17,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import PreconditionRequired, Unauthorized
 
 from scorekeeper import store
-from scorekeeper.api import answer, body_as, bp, error_list, json_body
+from scorekeeper.api import answer, bearer_token, body_as, bp, error_list, json_body
 from scorekeeper.api.schemas import (
     CreatedMatch,
     CreateMatchRequest,
@@ -100,25 +100,30 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
         [side.spec() for side in body.sides],
         language=body.language,
     )
-    return _created(created)
+    return created_match(created)
 
 
 @bp.post("/matches/import")
 def import_match() -> tuple[Response, int, dict[str, str]]:
-    return _created(store.import_match(json_body()))
+    return created_match(store.import_match(json_body()))
 
 
-def _created(created: store.CreatedMatch) -> tuple[Response, int, dict[str, str]]:
+def created_match(created: store.CreatedMatch) -> tuple[Response, int, dict[str, str]]:
+    """Answer a new match: 201 with its id, edit token and links, located at its API page."""
+    location = url_for("api.get_match", public_id=created.match.public_id, _external=True)
+    hand_out_token()
+    return answer(match_links(created)), 201, {"Location": location}
+
+
+def match_links(created: store.CreatedMatch) -> CreatedMatch:
+    """Return a new match's id, its edit token (shown this once) and its links."""
     public_id = created.match.public_id
-    body = CreatedMatch(
+    return CreatedMatch(
         id=public_id,
         edit_token=created.edit_token,
         edit_url=_edit_url(public_id, created.edit_token),
         view_url=url_for("matches.view", public_id=public_id, _external=True),
     )
-    location = url_for("api.get_match", public_id=public_id, _external=True)
-    hand_out_token()
-    return answer(body), 201, {"Location": location}
 
 
 def _edit_url(public_id: str, token: str) -> str:
@@ -272,11 +277,7 @@ def _editable(public_id: str) -> Match:
 
 
 def _bearer_token() -> str:
-    authorization = request.authorization
-    token = authorization.token if authorization and authorization.type == "bearer" else None
-    if not token:
-        raise Unauthorized(gettext("Send the match's edit token as Authorization: Bearer <token>."))
-    return token
+    return bearer_token(gettext("Send the match's edit token as Authorization: Bearer <token>."))
 
 
 def _wrong_token() -> NoReturn:

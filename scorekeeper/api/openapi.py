@@ -11,6 +11,8 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, models_json
 from pydantic_core.core_schema import CoreSchema
 
 from scorekeeper.api.schemas import ANSWERS, REQUESTS
+from scorekeeper.domain.records import Period
+from scorekeeper.domain.rules import PRESETS
 from scorekeeper.serving.http import PublicIdConverter
 from scorekeeper.store.edit_tokens import REPEAT_WINDOW
 from scorekeeper.store.idempotency import KEEP_OPERATIONS, MAX_OPERATION_ID_LENGTH
@@ -293,6 +295,118 @@ def _match_paths() -> dict[str, Any]:
     }
 
 
+# -- Clubs ---------------------------------------------------------------------------------------
+
+_CLUB_ID = {**_MATCH_ID, "description": "The club's id, as creating it answered."}
+_CLUB_FAILURES = {
+    "404": _json(_ref("Errors"), "No club has this id."),
+    "429": _LOOKUP_FAILURES["429"],
+}
+_CLUB_TOKEN_RESPONSES = {
+    "401": _json(_ref("Errors"), "No edit token was sent; nothing changed."),
+    "403": _json(_ref("Errors"), "The edit token does not open this club; nothing changed."),
+}
+# Filters of a page's query: a value that names no preset or period asks for none, as on the
+# club's page, rather than being refused.
+_RECORD_FILTERS = [
+    {
+        "name": "preset",
+        "in": "query",
+        "required": False,
+        "description": "Count only the matches of this preset; any other value, every preset.",
+        "schema": {"type": "string", "examples": list(PRESETS)},
+    },
+    {
+        "name": "period",
+        "in": "query",
+        "required": False,
+        "description": (
+            "Count only the matches begun this month or this year (UTC); any other value, all."
+        ),
+        "schema": {"type": "string", "examples": [period.value for period in Period]},
+    },
+]
+
+
+def _club_paths() -> dict[str, Any]:
+    club = "/api/v1/clubs/{public_id}"
+    return {
+        "/api/v1/clubs": {
+            "post": {
+                "operationId": "createClub",
+                "summary": "Start a club; its edit token is answered this once.",
+                "requestBody": _body("CreateClubRequest"),
+                "responses": {
+                    "201": _json(_ref("CreatedClub"), "The new club."),
+                    **ERROR_RESPONSES,
+                },
+            }
+        },
+        "/api/v1/clubs/import": {
+            "post": {
+                "operationId": "importClub",
+                "summary": "Store an exported club, and its matches, as new ones with new links.",
+                "requestBody": _body("ClubExport"),
+                "responses": {
+                    "201": _json(_ref("ImportedClub"), "The new club and its matches."),
+                    **ERROR_RESPONSES,
+                },
+            }
+        },
+        club: {
+            "parameters": [_CLUB_ID],
+            "get": {
+                "operationId": "getClub",
+                "summary": "The club's players with their records, and its matches, newest first.",
+                "description": (
+                    "Records count finished matches only. A draw counts as played, not won; "
+                    "every player of the winning side wins."
+                ),
+                "parameters": _RECORD_FILTERS,
+                "responses": {"200": _json(_ref("Club"), "The club."), **_CLUB_FAILURES},
+            },
+        },
+        f"{club}/players": {
+            "parameters": [_CLUB_ID],
+            "post": {
+                "operationId": "addClubPlayer",
+                "summary": "Add a player to the club, by a name it does not have yet.",
+                "security": _EDIT_TOKEN,
+                "requestBody": _body("NewClubPlayer"),
+                "responses": {
+                    "201": _json(_ref("ClubPlayer"), "The new player, with their id."),
+                    **ERROR_RESPONSES,
+                    **_CLUB_TOKEN_RESPONSES,
+                    **_CLUB_FAILURES,
+                },
+            },
+        },
+        f"{club}/matches": {
+            "parameters": [_CLUB_ID],
+            "post": {
+                "operationId": "createClubMatch",
+                "summary": "Store a new match of the club, its players given by their ids.",
+                "security": _EDIT_TOKEN,
+                "requestBody": _body("CreateClubMatchRequest"),
+                "responses": {
+                    "201": _json(_ref("CreatedMatch"), "The new match."),
+                    **ERROR_RESPONSES,
+                    **_CLUB_TOKEN_RESPONSES,
+                    **_CLUB_FAILURES,
+                },
+            },
+        },
+        f"{club}/export": {
+            "parameters": [_CLUB_ID],
+            "get": {
+                "operationId": "exportClub",
+                "summary": "The club, its players and every match's export, as importClub reads.",
+                "responses": {"200": _json(_ref("ClubExport"), "The export."), **_CLUB_FAILURES},
+            },
+        },
+    }
+
+
 class _Untitled(GenerateJsonSchema):
     """Leave out the title pydantic gives each property: its name says as much."""
 
@@ -320,14 +434,14 @@ def openapi_document() -> dict[str, Any]:
             "version": "1",
             "description": "Score Hand and Foot under a table's own house rules.",
         },
-        "paths": {**_paths(), **_match_paths()},
+        "paths": {**_paths(), **_match_paths(), **_club_paths()},
         "components": {
             "schemas": _schemas(),
             "securitySchemes": {
                 "editToken": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "The edit token answered when the match was created.",
+                    "description": "The edit token answered when the match or club was created.",
                 }
             },
         },

@@ -6,7 +6,7 @@ dumped, and the OpenAPI document's schemas are generated from both (`api.openapi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Self
 
 from pydantic import MISSING, Field
@@ -14,6 +14,7 @@ from pydantic import MISSING, Field
 from scorekeeper import store
 from scorekeeper.documents import (
     Body,
+    ClubExport,
     EnteredRound,
     Language,
     MatchExport,
@@ -33,6 +34,7 @@ from scorekeeper.domain import scoring
 from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, SETTING_KEYS, RuleSet
+from scorekeeper.domain.setup import SideSpec
 from scorekeeper.domain.validation import MIN_SIDES
 from scorekeeper.store.exports import built_rules
 
@@ -129,6 +131,62 @@ class CreateMatchRequest(UnderRules):
     name: SetupName
     sides: list[SideSetup] = documented(minItems=MIN_SIDES, maxItems=MAX_PLAYERS)
     language: Language = None
+
+
+class CreateClubRequest(Body):
+    """A new club: its name, and the language its season report prints in."""
+
+    name: SetupName
+    language: Language = None
+
+
+class NewClubPlayer(Body):
+    """A player who joins a club."""
+
+    name: SetupName
+
+
+ClubPlayerId = Annotated[Whole, documented(minimum=1, description="A player's id in the club.")]
+
+
+class ClubSideSetup(Body):
+    """A side of a club's match: its name, and its players by their ids in the club."""
+
+    name: SetupName
+    players: list[ClubPlayerId] = documented(minItems=1)
+
+    def spec(self, members: Mapping[int, str], index: int) -> SideSpec:
+        """Return the side with its players' names; raise `ProblemsError` for an id the club
+        does not have."""
+        template = N_("The club has no player %(id)s: add them first, or pick another.")
+        problems = [
+            Problem(f"sides[{index}].players[{seat}]", template, {"id": id_}, side=index)
+            for seat, id_ in enumerate(self.players)
+            if id_ not in members
+        ]
+        if problems:
+            raise ProblemsError(problems)
+        return SideSpec(self.name, tuple(members[id_] for id_ in self.players))
+
+
+class CreateClubMatchRequest(UnderRules):
+    """A new match of a club: as a new match, each side's players given by their ids."""
+
+    name: SetupName
+    sides: list[ClubSideSetup] = documented(minItems=MIN_SIDES, maxItems=MAX_PLAYERS)
+    language: Language = None
+
+    def side_specs(self, members: Mapping[int, str]) -> list[SideSpec]:
+        """Return the sides with their players' names, refusing every id the club lacks."""
+        specs, problems = [], []
+        for index, side in enumerate(self.sides):
+            try:
+                specs.append(side.spec(members, index))
+            except ProblemsError as error:
+                problems += error.problems
+        if problems:
+            raise ProblemsError(problems)
+        return specs
 
 
 # -- Answers -------------------------------------------------------------------------------------
@@ -342,6 +400,76 @@ class Match(Body):
         )
 
 
+class CreatedClub(CreatedMatch):
+    """A new club: its id, and its edit token, shown this once, with its links."""
+
+
+class ImportedClub(CreatedClub):
+    """A club imported as a new one, with each of its matches imported as a new match."""
+
+    matches: list[CreatedMatch]
+
+
+class ClubPlayer(Body):
+    id: int = Field(description="The player's id in the club.")
+    name: str
+
+
+class ClubPlayerRecord(ClubPlayer):
+    """A player's record in the club's finished matches, as the query filters them."""
+
+    played: int
+    won: int = Field(description="A draw counts as played, not won.")
+    win_rate: float | None = Field(description="won / played; null before any is played.")
+    average_score: float | None = Field(
+        description="The mean final total of the player's side; null before any is played."
+    )
+    best_score: int | None
+
+
+class ClubMatch(Body):
+    id: str
+    name: str
+    finished: bool
+    winner: str | None = Field(description="A side's name; null in a draw or while playing.")
+    view_url: str = Field(json_schema_extra={"format": "uri"})
+
+
+class Club(Body):
+    """A club: its players with their records, and its matches, newest first."""
+
+    name: str
+    players: list[ClubPlayerRecord]
+    matches: list[ClubMatch]
+
+    @classmethod
+    def of(cls, view: store.ClubView, view_url: Callable[[str], str]) -> Self:
+        """Return the club's records; `view_url` makes the view link of a match's id."""
+        players = [
+            ClubPlayerRecord(
+                id=entry.player,
+                name=view.members[entry.player],
+                played=entry.record.played,
+                won=entry.record.won,
+                win_rate=entry.record.win_rate,
+                average_score=entry.record.average_score,
+                best_score=entry.record.best_score,
+            )
+            for entry in view.players
+        ]
+        matches = [
+            ClubMatch(
+                id=result.key,
+                name=result.name,
+                finished=result.finished,
+                winner=None if result.winner is None else result.leader_names[0],
+                view_url=view_url(result.key),
+            )
+            for result in view.results
+        ]
+        return cls(name=view.club.name, players=players, matches=matches)
+
+
 def _list_or_none(values: tuple[int, ...] | None) -> list[int] | None:
     return None if values is None else list(values)
 
@@ -354,6 +482,10 @@ REQUESTS: tuple[type[Body], ...] = (
     EnteredRound,
     RoundEdit,
     MatchExport,
+    CreateClubRequest,
+    NewClubPlayer,
+    CreateClubMatchRequest,
+    ClubExport,
 )
 ANSWERS: tuple[type[Body], ...] = (
     PresetList,
@@ -367,4 +499,9 @@ ANSWERS: tuple[type[Body], ...] = (
     StaleRound,
     Match,
     MatchExport,
+    CreatedClub,
+    ImportedClub,
+    ClubPlayer,
+    Club,
+    ClubExport,
 )

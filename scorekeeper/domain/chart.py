@@ -1,4 +1,5 @@
-"""The running-totals chart: match totals per round turned into SVG geometry, free of Flask.
+"""The running-totals chart: match totals per round turned into SVG geometry, free of Flask;
+and a player's final scores, match after match, drawn the same way.
 
 The drawing carries its own look (colours, dashes, marker shapes, type size) because WeasyPrint
 reads no stylesheet inside an SVG: the match report must print it, in black and white too, where
@@ -35,6 +36,8 @@ CHARACTER_WIDTH = 0.64
 KEY_WIDTH = 36
 KEY_HEIGHT = 12
 TARGET_TICKS = 5
+# Past this many, the x axis labels only round numbers of matches or rounds.
+MOST_X_LABELS = 12
 NICE_STEPS = (1, 2, 5, 10)
 # A match with no points yet still gets a y axis of this height, so the chart's frame shows.
 EMPTY_SPAN = 100
@@ -118,11 +121,13 @@ class Tick:
 
 @dataclass(frozen=True)
 class Series:
-    """One side's line: its running total after each round, from 0 before the first."""
+    """One side's line: its running total after each round, from 0 before the first; or one
+    player's final score in each match, from the first."""
 
     index: int
     name: str
     points: tuple[Point, ...]
+    from_origin: bool = True  # the first point is the 0 before the first round, unmarked
 
     @property
     def style(self) -> SeriesStyle:
@@ -136,7 +141,8 @@ class Series:
     @property
     def markers(self) -> str:
         """Return an SVG path of the marker at every round played (none at the start)."""
-        return "".join(marker_path(self.style.marker, point) for point in self.points[1:])
+        marked = self.points[1:] if self.from_origin else self.points
+        return "".join(marker_path(self.style.marker, point) for point in marked)
 
     @property
     def key_marker(self) -> str:
@@ -203,16 +209,44 @@ def running_totals_chart(
 
     The x axis spans every round of the match, so the rounds still to play show as room ahead.
     """
-    values = [total for totals in running_totals for total in totals]
+    return _chart(side_names, running_totals, max(rounds_total, len(running_totals), 1))
+
+
+def scores_chart(name: str, scores: Sequence[int]) -> Chart:
+    """Return the chart of one player's final score in each match, in the order played."""
+    return _chart([name], [(score,) for score in scores], max(len(scores), 1), from_origin=False)
+
+
+def x_labels(count: int) -> tuple[int, ...]:
+    """Return the numbers to label along an x axis of `count` rounds or matches: each one, or
+    round numbers only when there are many."""
+    if count <= MOST_X_LABELS:
+        return tuple(range(1, count + 1))
+    return tuple(value for value in nice_ticks(0, count) if 1 <= value <= count)
+
+
+def _chart(
+    side_names: Sequence[str],
+    rows: Sequence[Sequence[int]],
+    rounds: int,
+    *,
+    from_origin: bool = True,
+) -> Chart:
+    """Return the chart of each side's value at x = 1 ... `rounds`, one row of values per x,
+    drawn from 0 at x = 0 when `from_origin`."""
+    values = [value for row in rows for value in row]
     low, high = min([0, *values]), max([0, *values])
     y_values = nice_ticks(low, high if high > low else low + EMPTY_SPAN)
     left = math.ceil(LABEL_PADDING + max(map(label_width, y_values)) + LABEL_GAP)
     right = WIDTH - MARGIN_RIGHT
     top, bottom = MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
-    rounds = max(rounds_total, len(running_totals), 1)
+
+    # From the origin at 0, or else from the first value at the axis.
+    start = 0 if from_origin else 1
+    span = max(rounds - start, 1)
 
     def x_at(round_number: int) -> float:
-        return round(left + (right - left) * round_number / rounds, 1)
+        return round(left + (right - left) * (round_number - start) / span, 1)
 
     def y_at(value: int, offset: float = 0) -> float:
         share = (value - y_values[0]) / (y_values[-1] - y_values[0])
@@ -228,9 +262,9 @@ def running_totals_chart(
         zero=y_at(0),
         y_label_x=left - LABEL_GAP,
         x_label_y=bottom + X_LABEL_DROP,
-        x_ticks=tuple(Tick(number, x_at(number)) for number in range(1, rounds + 1)),
+        x_ticks=tuple(Tick(number, x_at(number)) for number in x_labels(rounds)),
         y_ticks=tuple(Tick(value, y_at(value)) for value in y_values),
-        series=_lines(side_names, running_totals, x_at, y_at),
+        series=_lines(side_names, rows, x_at, y_at, from_origin=from_origin),
     )
 
 
@@ -239,21 +273,26 @@ def _lines(
     running_totals: Sequence[Sequence[int]],
     x_at: Callable[[int], float],
     y_at: Callable[[int, float], float],
+    *,
+    from_origin: bool,
 ) -> tuple[Series, ...]:
-    """Return each side's line: from the one point at 0 before the first round, then through
-    its running total after each round, drawn beside any side level with it (`tie_offsets`)."""
+    """Return each side's line: from the one point at 0 before the first round (when
+    `from_origin`), then through its running total after each round, drawn beside any side
+    level with it (`tie_offsets`)."""
     by_round = [(totals, tie_offsets(totals)) for totals in running_totals]
+    origin = (Point(x_at(0), y_at(0, 0)),) if from_origin else ()
     return tuple(
         Series(
             index=index,
             name=name,
             points=(
-                Point(x_at(0), y_at(0, 0)),
+                *origin,
                 *(
                     Point(x_at(number), y_at(totals[index], offsets[index]))
                     for number, (totals, offsets) in enumerate(by_round, start=1)
                 ),
             ),
+            from_origin=from_origin,
         )
         for index, name in enumerate(side_names)
     )

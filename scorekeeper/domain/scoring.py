@@ -180,10 +180,7 @@ def standings(
     zero = (0,) * len(side_names)
     totals = running[-1] if running else zero
     played = len(round_scores)
-    leaders: tuple[int, ...] = ()
-    if played:
-        best = max(totals)
-        leaders = tuple(index for index, total in enumerate(totals) if total == best)
+    leaders = top_sides(totals) if played else ()
     next_round = next((n for n in range(1, rules.rounds + 1) if n not in numbers), None)
     next_minimums = None
     if next_round is not None:
@@ -199,6 +196,13 @@ def standings(
         next_meld_minimums=next_minimums,
         leaders=leaders,
     )
+
+
+def top_sides(totals: Sequence[int]) -> tuple[int, ...]:
+    """Return the indexes of the sides with the highest total: the winner when there is one,
+    else every side level at the top."""
+    best = max(totals, default=0)
+    return tuple(index for index, total in enumerate(totals) if total == best)
 
 
 def _summed(total: tuple[int, ...], scores: tuple[int, ...]) -> tuple[int, ...]:

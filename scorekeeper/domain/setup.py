@@ -30,7 +30,7 @@ class SideSpec:
 
 
 def setup_problems(name: str, preset: str, sides: Sequence[SideSpec]) -> list[Problem]:
-    problems = _name_problems("name", name) + _preset_problems(preset)
+    problems = name_problems("name", name) + _preset_problems(preset)
     if not MIN_SIDES <= len(sides) <= MAX_PLAYERS:
         template = N_("Enter between %(least)s and %(most)s sides.")
         problems.append(Problem("sides", template, {"least": MIN_SIDES, "most": MAX_PLAYERS}))
@@ -47,7 +47,7 @@ def setup_problems(name: str, preset: str, sides: Sequence[SideSpec]) -> list[Pr
 
 def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]:
     field = f"sides[{index}]"
-    problems = _name_problems(f"{field}.name", side.name, side=index)
+    problems = name_problems(f"{field}.name", side.name, side=index)
     if side.name and side.name.casefold() in taken:
         template = N_("Another side is already called %(name)s: give each side its own name.")
         problems.append(Problem(f"{field}.name", template, {"name": side.name}, side=index))
@@ -56,11 +56,12 @@ def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]
         params = {"number": index + 1}
         problems.append(Problem(f"{field}.players", template, params, side=index))
     for seat, player in enumerate(side.players):
-        problems += _name_problems(f"{field}.players[{seat}]", player, side=index)
+        problems += name_problems(f"{field}.players[{seat}]", player, side=index)
     return problems
 
 
-def _name_problems(field: str, name: str, *, side: int | None = None) -> list[Problem]:
+def name_problems(field: str, name: str, *, side: int | None = None) -> list[Problem]:
+    """Refuse a name that is empty, longer than `MAX_NAME_LENGTH` or broken over lines."""
     if 1 <= len(name) <= MAX_NAME_LENGTH and _fits_one_line(name):
         return []
     template = N_("%(field)s must be a name of 1 to %(most)s characters on one line.")

@@ -1,4 +1,5 @@
-"""Blueprint for printing: the /rules pages, and the PDFs of rules, score sheets and matches."""
+"""Blueprint for printing: the /rules pages, and the PDFs of rules, score sheets, matches and
+clubs."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper import store
+from scorekeeper.domain.records import RecordFilter
 from scorekeeper.domain.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, Preset, house_rule_keys
 from scorekeeper.domain.rules_card import Phrase, RulesCard, Section, points_text
 from scorekeeper.domain.setup import MAX_NAME_LENGTH
@@ -26,11 +28,12 @@ from scorekeeper.printing.documents import (
     pocket_pdf,
     report_key,
     report_pdf,
+    season_pdf,
     sheet_pdf,
 )
 from scorekeeper.printing.pdf import Paper, PdfRendersBusy, PdfTooSlow, drawing_url, refuse_if_busy
-from scorekeeper.serving.http import error_page, match_or_404
-from scorekeeper.store.models import Match
+from scorekeeper.serving.http import club_or_404, error_page, match_or_404
+from scorekeeper.store.models import Club, Match, utc_now
 
 bp = Blueprint("printing", __name__)
 
@@ -235,9 +238,9 @@ def preset_sheet(preset_key: str) -> Response:
 # -- A stored match ----------------------------------------------------------------------------
 
 
-def print_language(match: Match) -> str:
-    """Return the language the match's PDFs print in: its own, else the page's."""
-    return match.language if is_offered(match.language) else str(get_locale())
+def print_language(owner: Match | Club) -> str:
+    """Return the language a match's or a club's PDFs print in: its own, else the page's."""
+    return owner.language if is_offered(owner.language) else str(get_locale())
 
 
 def in_print_language(render: Callable[[Match], Response]) -> Callable[[str], Response]:
@@ -318,3 +321,17 @@ def match_rules(match: Match) -> Response:
 def match_pocket(match: Match) -> Response:
     pdf = pocket_pdf(printed_match_rules(match), requested_paper())
     return download(pdf, match_file_title(match, gettext("pocket rules")))
+
+
+# -- A club --------------------------------------------------------------------------------------
+
+
+@bp.get("/c/<public_id:public_id>/report.pdf")
+def club_report(public_id: str) -> Response:
+    """The season report: the club's leaderboard, partnerships and matches, as filtered."""
+    club = club_or_404(public_id)
+    record_filter = RecordFilter.read(request.args.get("preset"), request.args.get("period"))
+    with force_locale(print_language(club)):
+        view = store.club_view(club, record_filter)
+        pdf = season_pdf(view, requested_paper(), format_date(utc_now(), "long"))
+        return download(pdf, gettext("%(club)s season report", club=club.name))

@@ -1,7 +1,8 @@
 """What each PDF holds: the rules and names it prints, and its HTML from the print templates.
 
 Rules cards, pocket cards and blank sheets depend only on their arguments and the language, so
-they are rendered once and then served from the cache; a match report follows its rounds.
+they are rendered once and then served from the cache; a match report follows its rounds, a
+club's season report its matches' results.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from flask_babel import format_date, gettext
 
 from scorekeeper import store
 from scorekeeper.domain.chart import running_totals_chart
+from scorekeeper.domain.records import PERIOD_LABELS
 from scorekeeper.domain.rules import PRESETS, RuleSet
 from scorekeeper.domain.rules_card import RulesCard, rules_card, score_lines
 from scorekeeper.domain.scoring import Breakdown, round_meld_minimum
 from scorekeeper.printing.pdf import Paper, cached_pdf
-from scorekeeper.store import MatchView
+from scorekeeper.store import ClubView, MatchView
 from scorekeeper.store.models import Match
 
 POCKET_CARDS_PER_PAGE = 4
@@ -181,3 +183,24 @@ def report_pdf(match: Match, printed: PrintedRules, paper: Paper) -> bytes:
     """Return the match's report, rendered once per version of the match, paper and language."""
     key = (*report_key(match), printed, paper)
     return cached_pdf(key, lambda: report_html(store.match_view(match), printed, paper))
+
+
+def season_html(view: ClubView, paper: Paper, date: str) -> str:
+    return render_template(
+        "print/season_report.html",
+        view=view,
+        matches=view.results,
+        preset_names={key: gettext(preset.name) for key, preset in PRESETS.items()},
+        period=PERIOD_LABELS[view.record_filter.period],
+        date=date,
+        paper=paper,
+    )
+
+
+def season_pdf(view: ClubView, paper: Paper, date: str) -> bytes:
+    """Return a club's season report, rendered once per name, players, matches' results,
+    filter, paper, day and language: a round entered in any of its matches changes its key."""
+    club = view.club
+    members = tuple(view.members.items())
+    key = ("season", club.public_id, club.name, members, view.results, view.record_filter)
+    return cached_pdf((*key, paper, date), lambda: season_html(view, paper, date))

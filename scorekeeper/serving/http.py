@@ -1,6 +1,9 @@
-"""What every blueprint shares about HTTP: the match id in URLs, the error page, a match or 404."""
+"""What every blueprint shares about HTTP: the public id in URLs, the error page, a match or a
+club or 404, and the check of its edit token."""
 
 from __future__ import annotations
+
+from typing import TypeVar
 
 from flask import Response, abort, make_response, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
@@ -9,13 +12,13 @@ from werkzeug.routing import BaseConverter
 from scorekeeper import store
 from scorekeeper.i18n import http_error_message
 from scorekeeper.serving import rate_limit
-from scorekeeper.store.matches import PUBLIC_ID_LENGTH
-from scorekeeper.store.models import Match
+from scorekeeper.store.links import PUBLIC_ID_LENGTH
+from scorekeeper.store.models import Club, Match
 
 
 class PublicIdConverter(BaseConverter):
-    """A match's public id, matched by its shape (URL-safe base64 of its random bytes), so that
-    no other path, such as /api/v1/matches/import, can be read as one."""
+    """A match's or a club's public id, matched by its shape (URL-safe base64 of its random
+    bytes), so that no other path, such as /api/v1/matches/import, can be read as one."""
 
     regex = rf"[A-Za-z0-9_-]{{{PUBLIC_ID_LENGTH}}}"
 
@@ -40,7 +43,8 @@ def _view_url_of_refused_edit_link(status: int) -> str | None:
     refused = status in (403, 429) and rate_limit.was_match_found()
     if not refused or "public_id" not in arguments or "token" not in arguments:
         return None
-    return url_for("matches.view", public_id=arguments["public_id"], _external=True)
+    # The view page of the blueprint that refused it: a match's, or a club's.
+    return url_for(".view", public_id=arguments["public_id"], _external=True)
 
 
 def with_error_headers(response: Response, error: HTTPException) -> Response:
@@ -58,3 +62,25 @@ def match_or_404(public_id: str) -> Match:
         abort(404)
     rate_limit.match_found()
     return match
+
+
+def club_or_404(public_id: str) -> Club:
+    """Return the club with this public id, its players loaded; answer 404 when there is none.
+
+    A club's routes name it by `public_id` too, so that the limit on wrong guesses counts them
+    as it counts a match's, and is told of a club found as of a match found."""
+    club = store.get_club(public_id)
+    if club is None:
+        abort(404)
+    rate_limit.match_found()
+    return club
+
+
+Opened = TypeVar("Opened", Match, Club)
+
+
+def opened_by(found: Opened, token: str | None) -> Opened:
+    """Return the match or club that `token` opens for editing; refuse a wrong token with 403."""
+    if not store.token_opens(found, token):
+        abort(403)
+    return found

@@ -21,8 +21,9 @@ from flask import Flask, request
 from scorekeeper.serving.security import TOKEN_ARGUMENT
 
 REDACTED = "[redacted]"
-# Edit tokens are URL-safe base64: the token is the path segment after /m/<public id>/edit/.
-TOKEN_IN_PATH = re.compile(r"/m/+[^/\s?#]+/+edit/+(?P<token>[^/\s?#\"']+)")
+# Edit tokens are URL-safe base64: the token is the path segment after /m/<public id>/edit/,
+# or a club's /c/<public id>/edit/.
+TOKEN_IN_PATH = re.compile(r"/[mc]/+[^/\s?#]+/+edit/+(?P<token>[^/\s?#\"']+)")
 BEARER_TOKEN = re.compile(r"(\bBearer\s+)[^\s\"',;]+", re.IGNORECASE)
 # One character as a line spells it: a percent-escape or itself.
 SPELLED_CHARACTER = re.compile(r"%[0-9A-Fa-f]{2}|.", re.DOTALL)
@@ -30,8 +31,8 @@ MATCHED_TOKEN = "scorekeeper.matched_token"  # WSGI environ key: the edit token 
 
 
 def redact_tokens(text: str, matched_token: str | None = None) -> str:
-    """Return `text` with every edit token in a match URL, the path segment `matched_token`,
-    and every bearer token replaced, however the URL spells them."""
+    """Return `text` with every edit token in a match's or club's URL, the path segment
+    `matched_token`, and every bearer token replaced, however the URL spells them."""
     text = redact_decoded(text, TOKEN_IN_PATH)
     if matched_token:
         text = redact_decoded(text, path_segment(matched_token))

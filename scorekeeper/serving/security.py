@@ -38,7 +38,7 @@ DEFAULT_HSTS_MAX_AGE = 2 * 365 * 24 * 60 * 60
 PRIVATE_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
 HANDS_OUT_TOKEN = "scorekeeper_hands_out_token"  # on g: the response holds a new edit token
 TOKEN_ARGUMENT = "token"  # every route that holds an edit token names its URL variable so
-ROBOTS_TXT = "User-agent: *\nDisallow: /m/*/edit/\nDisallow: /api/\n"
+ROBOTS_TXT = "User-agent: *\nDisallow: /m/*/edit/\nDisallow: /c/*/edit/\nDisallow: /api/\n"
 MIN_SECRET_KEY_LENGTH = 32
 # zxcvbn's estimate of the guesses a key takes, as a power of ten. Every random key of 16 bytes or
 # more, written in hex or base64, scores above it (zxcvbn underrates random hex: some 26 at

@@ -21,7 +21,7 @@ from datetime import timedelta
 from scorekeeper.store import idempotency
 from scorekeeper.store.database import write_transaction
 from scorekeeper.store.idempotency import Change, ChangeKind
-from scorekeeper.store.matches import EDIT_TOKEN_BYTES, token_digest, token_opens
+from scorekeeper.store.links import EDIT_TOKEN_BYTES, token_digest, token_opens
 from scorekeeper.store.models import Match, Operation, db, utc_now
 
 # A double tap or a resent form comes within seconds, a retry after a lost answer within minutes.

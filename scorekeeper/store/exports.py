@@ -1,4 +1,4 @@
-"""A stored match as documents: the re-importable JSON export and the CSV of its rounds.
+"""A stored match or club as documents: the re-importable JSON exports and a match's CSV.
 
 Free of the database: the store hands in a `MatchView` and receives plain domain values back.
 """
@@ -13,8 +13,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.documents import (
+    CLUB_FORMAT,
     FORMAT,
     FORMAT_VERSION,
+    ClubExport,
     EnteredRound,
     MatchExport,
     RoundSide,
@@ -72,8 +74,13 @@ def side_entry_json(side: SideEntry) -> dict[str, Any]:
 
 def match_document(view: MatchView) -> dict[str, Any]:
     """Return the complete, re-importable export of a match."""
+    return match_export(view).model_dump(mode="json")
+
+
+def match_export(view: MatchView) -> MatchExport:
+    """Return the complete, re-importable export of a match, as the model it is read into."""
     match = view.match
-    document = MatchExport(
+    return MatchExport(
         format=FORMAT,
         format_version=FORMAT_VERSION,
         name=match.name,
@@ -87,7 +94,6 @@ def match_document(view: MatchView) -> dict[str, Any]:
             for scored in view.rounds
         ],
     )
-    return document.model_dump(mode="json")
 
 
 @dataclass(frozen=True)
@@ -135,6 +141,46 @@ def read_document(data: Mapping[str, Any], languages: Collection[str]) -> MatchD
         rounds=tuple(entered.entry() for entered in export.rounds),
         created_at=_timestamp(export.created_at),
     )
+
+
+@dataclass(frozen=True)
+class ClubDocument:
+    """A club's import, checked for shape: its matches are each read as a match's import."""
+
+    name: str
+    language: str | None
+    created_at: datetime | None
+    players: tuple[tuple[int, str], ...]  # each player's number and name
+    matches: tuple[object, ...]  # each to be read as a match's export
+
+
+def read_club_document(data: Mapping[str, Any], languages: Collection[str]) -> ClubDocument:
+    """Return the club an export describes; raise `ProblemsError` for what cannot be read."""
+    if data.get("format") != CLUB_FORMAT or data.get("format_version") != FORMAT_VERSION:
+        template = N_("This is not a club exported by scorekeeper (format %(format)s, version 1).")
+        raise ProblemsError([Problem("format", template, {"format": CLUB_FORMAT})])
+    export = validated(ClubExport, data)
+    if problems := language_problems(export.language, languages) + _repeated_ids(export):
+        raise ProblemsError(problems)
+    return ClubDocument(
+        name=export.name,
+        language=export.language,
+        created_at=_timestamp(export.created_at),
+        players=tuple((player.id, player.name) for player in export.players),
+        matches=tuple(data["matches"]) if export.matches else (),
+    )
+
+
+def _repeated_ids(export: ClubExport) -> list[Problem]:
+    """Refuse a player's id that is no number from 1, or another player's."""
+    twice = N_("Player %(id)s appears twice: give each player an id of their own.")
+    below_one = N_("A player's id is a whole number from 1, not %(id)s.")
+    players = export.players
+    return [
+        Problem(f"players[{index}].id", below_one if player.id < 1 else twice, {"id": player.id})
+        for index, player in enumerate(players)
+        if player.id < 1 or any(earlier.id == player.id for earlier in players[:index])
+    ]
 
 
 def built_rules(

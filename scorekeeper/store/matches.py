@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import math
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -16,12 +12,10 @@ from scorekeeper.domain.dealing import Seat, deal_place, dealer, dealer_problems
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET, RuleSet, build_rules
 from scorekeeper.domain.setup import SideSpec, setup_problems
+from scorekeeper.store.clubs import join_club
 from scorekeeper.store.database import write_transaction
-from scorekeeper.store.models import Match, Player, Round, Side, db
-
-EDIT_TOKEN_BYTES = 32
-PUBLIC_ID_BYTES = 16
-PUBLIC_ID_LENGTH = math.ceil(PUBLIC_ID_BYTES * 8 / 6)  # base64 characters, no padding
+from scorekeeper.store.links import new_links
+from scorekeeper.store.models import Club, Match, Player, Round, Side, db
 
 
 @dataclass(frozen=True)
@@ -40,10 +34,12 @@ def create_match(
     *,
     language: str | None = None,
     first_dealer: Seat | None = None,
+    club: Club | None = None,
 ) -> CreatedMatch:
     """Store a new match under `rules`, its PDFs printed in `language` (None: each reader's),
-    its first round dealt by `first_dealer` (None: side 1's first player); raise
-    `ProblemsError` and store nothing on bad names or a dealer the sides do not have."""
+    its first round dealt by `first_dealer` (None: side 1's first player), in `club` if given,
+    whose players its players are (`clubs.join_club`); raise `ProblemsError` and store nothing
+    on bad names or a dealer the sides do not have."""
     created = new_match(name, preset, rules, sides)
     created.match.language = language
     if first_dealer is not None:
@@ -53,6 +49,8 @@ def create_match(
             raise ProblemsError(problems)
         created.match.first_dealer = deal_place(players, first_dealer)
     with write_transaction():
+        if club is not None:
+            join_club(created.match, club)
         db.session.add(created.match)
     return created
 
@@ -64,13 +62,13 @@ def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec])
     problems = setup_problems(name, preset, sides)
     if problems:
         raise ProblemsError(problems)
-    token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    links = new_links()
     match = Match(
-        public_id=secrets.token_urlsafe(PUBLIC_ID_BYTES),
+        public_id=links.public_id,
         name=name,
         preset=preset,
         settings=rules.as_settings(),
-        edit_token_hash=token_digest(token),
+        edit_token_hash=links.token_hash,
         sides=[
             Side(
                 position=index,
@@ -82,7 +80,7 @@ def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec])
             for index, side in enumerate(sides)
         ],
     )
-    return CreatedMatch(match=match, edit_token=token)
+    return CreatedMatch(match=match, edit_token=links.edit_token)
 
 
 # Loads a match whole in two queries: its sides and players joined to its row, then its rounds
@@ -121,16 +119,6 @@ def reloaded(match: Match, *, held: bool = False) -> Match:
 def match_version(public_id: str) -> int | None:
     """Return the version of the match with this id, reading nothing else; None if there is none."""
     return db.session.scalar(sa.select(Match.version).where(Match.public_id == public_id))
-
-
-def token_opens(match: Match, token: str | None) -> bool:
-    """Return whether `token` is the match's edit token, comparing digests in constant time."""
-    return token is not None and hmac.compare_digest(token_digest(token), match.edit_token_hash)
-
-
-def token_digest(token: str) -> str:
-    """Return the digest an edit token is stored as: the token itself is never stored."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def rules_of(match: Match) -> RuleSet:

@@ -1,4 +1,4 @@
-"""The database: typed SQLAlchemy 2.0 models of stored matches."""
+"""The database: typed SQLAlchemy 2.0 models of stored matches and clubs."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -96,6 +97,13 @@ class Match(Base):
     first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
+    # The match's result as its rounds stand, written with every change to them (rounds.py):
+    # whether the last round is in; each side keeps its total. A club's records read these.
+    finished: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The club the match belongs to, if any. A club deleted leaves its matches whole, in none.
+    club_id: Mapped[int | None] = mapped_column(
+        ForeignKey("club.id", ondelete="SET NULL"), index=True
+    )
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="match", cascade="all, delete-orphan", order_by="Side.position"
@@ -117,6 +125,7 @@ class Side(Base):
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(60))
+    total: Mapped[int] = mapped_column(default=0, server_default="0")  # after its rounds stored
 
     match: Mapped[Match] = relationship(back_populates="sides")
     players: Mapped[list[Player]] = relationship(
@@ -132,8 +141,54 @@ class Player(Base):
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id", ondelete="CASCADE"))
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(60))
+    # The club's player this is, in a club's match.
+    club_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("club_player.id", ondelete="SET NULL"), index=True
+    )
 
     side: Mapped[Side] = relationship(back_populates="players")
+    club_player: Mapped[ClubPlayer | None] = relationship()
+
+
+class Club(Base):
+    """A group that plays together: its players, each named once, and its matches.
+
+    Like a match, it is opened by its public id and changed with its edit token, stored only as
+    a digest. Deleting a club deletes its list of players and nothing of its matches: each
+    stays whole, with its rounds and links, and belongs to no club.
+    """
+
+    __tablename__ = "club"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(60))
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    language: Mapped[str | None] = mapped_column(String(35))  # of its PDFs; None: the reader's
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+    players: Mapped[list[ClubPlayer]] = relationship(
+        back_populates="club", cascade="all, delete-orphan", order_by="ClubPlayer.number"
+    )
+
+
+class ClubPlayer(Base):
+    """A player of a club, numbered in the club in the order they joined it."""
+
+    __tablename__ = "club_player"
+    __table_args__ = (
+        UniqueConstraint("club_id", "number"),
+        # Two players of a club never share a name, whatever its case (`club.name_key`).
+        UniqueConstraint("club_id", "name_key"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    name: Mapped[str] = mapped_column(String(60))
+    name_key: Mapped[str] = mapped_column(String(240))  # NFKC can make a character several
+
+    club: Mapped[Club] = relationship(back_populates="players")
 
 
 class Round(Base):

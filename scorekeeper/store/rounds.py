@@ -29,6 +29,7 @@ from scorekeeper.domain.entries import (
 )
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import MeldMinimumMode, RuleSet
+from scorekeeper.domain.scoring import Standings
 from scorekeeper.store import idempotency
 from scorekeeper.store.database import write_transaction
 from scorekeeper.store.edit_tokens import TokenRefused
@@ -41,6 +42,7 @@ from scorekeeper.store.scores import (
     ScoredRound,
     numbered,
     scored_rounds,
+    standings_after,
     stored_drafts,
     stored_rounds,
 )
@@ -62,11 +64,13 @@ class RoundNotFound(LookupError):
 
 @dataclass(frozen=True)
 class Plan(Generic[Result]):
-    """A change decided on a match: its result, and what makes it on the match's rows (None for
-    a repeat of an applied change, which writes nothing)."""
+    """A change decided on a match: its result, what makes it on the match's rows (None for
+    a repeat of an applied change, which writes nothing), and the standings it leaves, whose
+    result the match keeps (`keep_result`)."""
 
     result: Result
     write: Callable[[Match], None] | None = None
+    standings: Standings | None = None
 
 
 def add_round(match: Match, entry: RoundEntry, *, operation_id: str | None = None) -> ScoredRound:
@@ -158,8 +162,9 @@ def _planned(
 
 
 def _write(match: Match, change: Change, plan: Plan[Any]) -> None:
-    assert plan.write is not None, "a plan that writes"
+    assert plan.write is not None and plan.standings is not None, "a plan that writes"
     plan.write(match)
+    keep_result(match, plan.standings)
     match.updated_at = utc_now()  # the match moves on a version, checked as it is written
     idempotency.record(change, plan.result if isinstance(plan.result, ScoredRound) else None)
 
@@ -170,8 +175,9 @@ def _add(entry: RoundEntry, match: Match) -> Plan[ScoredRound]:
         template = N_("Round %(round)s is already entered: edit it instead.")
         raise ProblemsError([Problem("round", template, {"round": number})])
     draft = (match.round_version_floor + 1, entry_for_match(match, entry))
-    scored = numbered(_rescored(match, number, draft), number)
-    return Plan(scored, partial(_append, scored))
+    rounds = _rescored(match, number, draft)
+    scored = numbered(rounds, number)
+    return Plan(scored, partial(_append, scored), _standings(match, rounds))
 
 
 def _append(scored: ScoredRound, match: Match) -> None:
@@ -184,8 +190,9 @@ def _replace(entry: RoundEntry, version: int, match: Match) -> Plan[ScoredRound]
     number = entry.round_number
     row = _round_at(match, number, version)
     draft = (row.version + 1, entry_for_match(match, entry))
-    scored = numbered(_rescored(match, number, draft), number)
-    return Plan(scored, partial(_update, row, scored))
+    rounds = _rescored(match, number, draft)
+    scored = numbered(rounds, number)
+    return Plan(scored, partial(_update, row, scored), _standings(match, rounds))
 
 
 def _update(row: Round, scored: ScoredRound, match: Match) -> None:
@@ -198,13 +205,26 @@ def _update(row: Round, scored: ScoredRound, match: Match) -> None:
 
 def _delete(number: int, version: int, match: Match) -> Plan[None]:
     row = _round_at(match, number, version)
-    _rescored(match, number, None)
-    return Plan(None, partial(_remove, row))
+    rounds = _rescored(match, number, None)
+    return Plan(None, partial(_remove, row), _standings(match, rounds))
 
 
 def _remove(row: Round, match: Match) -> None:
     match.round_version_floor = max(match.round_version_floor, row.version)
     match.rounds.remove(row)
+
+
+def _standings(match: Match, rounds: tuple[ScoredRound, ...]) -> Standings:
+    return standings_after(match, rules_of(match), rounds)
+
+
+def keep_result(match: Match, standings: Standings) -> None:
+    """Write the match's result as `standings` leave it on its rows: each side's total, and
+    whether the last round is in. Written with every change to the rounds, in its transaction,
+    so that it is always the result of the rounds stored; a club's records read it."""
+    match.finished = standings.finished
+    for side, total in zip(match.sides, standings.totals, strict=True):
+        side.total = total
 
 
 def _deleted_before(_rules: RuleSet, _operation: Operation) -> None:

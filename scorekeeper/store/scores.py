@@ -98,15 +98,20 @@ def match_view(match: Match) -> MatchView:
     """Return the match with every round scored in order, and its standings."""
     rules = rules_of(match)
     rounds = stored_rounds(rules, stored_drafts(match))
-    scores = [tuple(side.score for side in scored.score.sides) for scored in rounds]
-    numbers = [scored.number for scored in rounds]
     return MatchView(
         match=match,
         rules=rules,
         side_names=side_names(match),
         rounds=rounds,
-        standings=standings(rules, side_names(match), scores, round_numbers=numbers),
+        standings=standings_after(match, rules, rounds),
     )
+
+
+def standings_after(match: Match, rules: RuleSet, rounds: Sequence[ScoredRound]) -> Standings:
+    """Return the match's standings with `rounds` scored, in order, as its rounds."""
+    scores = [tuple(side.score for side in scored.score.sides) for scored in rounds]
+    numbers = [scored.number for scored in rounds]
+    return standings(rules, side_names(match), scores, round_numbers=numbers)
 
 
 def current_view(match: Match) -> MatchView:

@@ -1,20 +1,38 @@
-"""A stored match in and out as documents: the JSON export and import, and the CSV."""
+"""A stored match or club in and out as documents: the JSON exports and imports, a match's CSV."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import sqlalchemy as sa
+
+from scorekeeper.documents import CLUB_FORMAT, FORMAT_VERSION, ClubExport, ClubMember
 from scorekeeper.domain.entries import RoundEntry
-from scorekeeper.domain.problems import ProblemsError
+from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet
 from scorekeeper.i18n import LANGUAGES
+from scorekeeper.store.clubs import CreatedClub, add_numbered_player, join_club, new_club
 from scorekeeper.store.database import write_transaction
-from scorekeeper.store.exports import match_document, prefixed, read_document, view_csv
-from scorekeeper.store.matches import CreatedMatch, new_match, side_specs
-from scorekeeper.store.models import Match, db
-from scorekeeper.store.rounds import entry_for_match, new_round_row
-from scorekeeper.store.scores import ImpossibleRound, ScoredRound, match_view, scored_rounds
+from scorekeeper.store.exports import (
+    match_document,
+    match_export,
+    prefixed,
+    read_club_document,
+    read_document,
+    view_csv,
+)
+from scorekeeper.store.matches import CreatedMatch, get_match, new_match, side_specs
+from scorekeeper.store.models import Club, Match, db
+from scorekeeper.store.rounds import entry_for_match, keep_result, new_round_row
+from scorekeeper.store.scores import (
+    ImpossibleRound,
+    ScoredRound,
+    match_view,
+    scored_rounds,
+    standings_after,
+)
 
 
 def export_match(match: Match) -> dict[str, Any]:
@@ -42,8 +60,87 @@ def import_match(data: Mapping[str, Any]) -> CreatedMatch:
     rounds = _imported_rounds(match, document.rules, document.rounds)
     with write_transaction():
         match.rounds = [new_round_row(match, scored) for scored in rounds]
+        keep_result(match, standings_after(match, document.rules, rounds))
         db.session.add(match)
     return created
+
+
+@dataclass(frozen=True)
+class ImportedClub:
+    """A club stored from its export, with its new edit token, and each of its matches'."""
+
+    club: CreatedClub
+    matches: tuple[CreatedMatch, ...]
+
+
+def export_club(club: Club) -> dict[str, Any]:
+    """Return the complete export of a club, its matches' exports in the order they began,
+    which `import_club` reads back."""
+    ids = db.session.scalars(
+        sa.select(Match.public_id).where(Match.club_id == club.id).order_by(Match.created_at)
+    ).all()
+    matches = (get_match(public_id) for public_id in ids)
+    return ClubExport(
+        format=CLUB_FORMAT,
+        format_version=FORMAT_VERSION,
+        name=club.name,
+        language=club.language,
+        created_at=club.created_at.isoformat(),
+        players=[ClubMember(id=member.number, name=member.name) for member in club.players],
+        matches=[match_export(match_view(match)) for match in matches if match is not None],
+    ).model_dump(mode="json")
+
+
+def import_club(data: Mapping[str, Any]) -> ImportedClub:
+    """Store an exported club as a new one, with its players and each of its matches as a new
+    match, every one with a new id and edit token: all of them, or none.
+
+    Raises `ProblemsError`, storing nothing, with the problems of every part that is damaged.
+    """
+    document = read_club_document(data, LANGUAGES)
+    created = new_club(document.name, document.language)
+    if document.created_at is not None:
+        created.club.created_at = document.created_at
+    with write_transaction():
+        db.session.add(created.club)
+        _imported_players(created.club, document.players)
+        db.session.flush()  # the club's id, which its matches join
+        matches = _imported_matches(created.club, document.matches)
+    return ImportedClub(created, matches)
+
+
+def _imported_players(club: Club, players: Sequence[tuple[int, str]]) -> None:
+    problems = []
+    for index, (number, name) in enumerate(players):
+        try:
+            add_numbered_player(club, number, name.strip())
+        except ProblemsError as error:
+            problems += [prefixed(problem, f"players[{index}].") for problem in error.problems]
+    if problems:
+        raise ProblemsError(problems)
+
+
+def _imported_matches(club: Club, documents: Sequence[object]) -> tuple[CreatedMatch, ...]:
+    """Store each match's export as a new match of the club; raise `ProblemsError` with the
+    problems of every damaged one, each placed under its match."""
+    created, problems = [], []
+    for index, document in enumerate(documents):
+        field = f"matches[{index}]"
+        if not isinstance(document, Mapping):
+            problems.append(Problem(field, NOT_A_MATCH, {"field": field}))
+            continue
+        try:
+            imported = import_match(document)
+            join_club(imported.match, club)
+            created.append(imported)
+        except ProblemsError as error:
+            problems += [prefixed(problem, f"{field}.") for problem in error.problems]
+    if problems:
+        raise ProblemsError(problems)
+    return tuple(created)
+
+
+NOT_A_MATCH = N_("%(field)s must be a match exported by scorekeeper, a JSON object.")
 
 
 def _imported_rounds(

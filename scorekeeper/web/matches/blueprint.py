@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from babel.lists import format_list
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
 from scorekeeper.i18n import problem_message
-from scorekeeper.serving.http import error_page, match_or_404
+from scorekeeper.serving.http import error_page, match_or_404, opened_by
 from scorekeeper.store import MatchView
 from scorekeeper.store.models import Match
 from scorekeeper.web.forms import marked_fields, messages
@@ -63,7 +63,4 @@ def token_replaced(_error: store.TokenRefused) -> Response:
 
 def editable_match(public_id: str, token: str) -> Match:
     """Return the match the token opens for editing; refuse a wrong token with 403."""
-    match = match_or_404(public_id)
-    if not store.token_opens(match, token):
-        abort(403)
-    return match
+    return opened_by(match_or_404(public_id), token)

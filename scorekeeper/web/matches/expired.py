@@ -7,7 +7,7 @@ nothing is saved or changed until it is sent again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 
 from flask import current_app, flash, request
@@ -35,9 +35,15 @@ PageToShow = Callable[[], str]
 
 @bp.errorhandler(CSRFError)
 def form_expired(_error: CSRFError) -> ResponseReturnValue:
-    """Show the page of the form again, with what was typed and a fresh token; save nothing."""
+    return shown_again(SHOWN_AGAIN)
+
+
+def shown_again(pages: Mapping[str, Callable[..., PageToShow]]) -> ResponseReturnValue:
+    """Show the page of the form again, with what was typed and a fresh token; save nothing.
+
+    `pages` holds, for each form route, what loads its page as the route would."""
     try:
-        page = SHOWN_AGAIN[request.endpoint or ""](**(request.view_args or {}))
+        page = pages[request.endpoint or ""](**(request.view_args or {}))
     except HTTPException as refused:  # a wrong edit token, a round gone: as the view answers
         return current_app.handle_http_exception(refused)
     flash(gettext("This form had expired; check your entries and save again."), "error")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import flash, redirect, render_template, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
@@ -11,6 +13,7 @@ from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET
 from scorekeeper.serving.http import match_or_404
 from scorekeeper.serving.security import hand_out_token
+from scorekeeper.store.models import Club
 from scorekeeper.web.forms import (
     SEATINGS,
     SETTING_LABELS,
@@ -28,8 +31,16 @@ def new() -> Page | Response:
     form = MatchForm()
     if not form.is_submitted() or form.show_preset.data:
         return setup_page(form)
+    return set_up(form, setup_page)
+
+
+def set_up(
+    form: MatchForm, page: Callable[[MatchForm], str], *, club: Club | None = None
+) -> Page | Response:
+    """Store the match a sent set-up form describes, in `club` if given, and go to its links;
+    else show the form again on `page` with what is wrong."""
     if not form.validate() or form.chosen_rules is None:
-        return setup_page(form), 422
+        return page(form), 422
     try:
         created = store.create_match(
             form.name.data or "",  # required: the form refused it empty
@@ -38,12 +49,13 @@ def new() -> Page | Response:
             form.side_specs(),
             language=form.language.data,
             first_dealer=form.dealer_seat(),
+            club=club,
         )
     except ProblemsError as error:
         form.show_problems(error.problems)
-        return setup_page(form), 422
+        return page(form), 422
     flash(gettext("The match is ready. Keep the edit link: it is the only way to enter scores."))
-    url = url_for(".share", public_id=created.match.public_id, token=created.edit_token)
+    url = url_for("matches.share", public_id=created.match.public_id, token=created.edit_token)
     hand_out_token()
     return redirect(url, 303)
 
@@ -70,13 +82,15 @@ def again(public_id: str) -> str:
     return setup_page(MatchForm(data=values))
 
 
-def setup_page(form: MatchForm) -> str:
+def setup_page(form: MatchForm, template: str = "matches/new.html", **more: object) -> str:
+    """Render the set-up form: a match's own, or, with `template` and `more`, a club's."""
     return render_template(
-        "matches/new.html",
+        template,
         form=form,
         house_rule_groups=house_rule_groups(),
         setting_labels=SETTING_LABELS,
         preset_values=preset_values(),
         default_preset=DEFAULT_PRESET,  # for a preset posted by hand that is none
         seatings={key: [seating.teams, seating.team_size] for key, seating in SEATINGS.items()},
+        **more,
     )

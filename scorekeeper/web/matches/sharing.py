@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
-from markupsafe import Markup
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
@@ -15,18 +14,14 @@ from scorekeeper.serving.http import error_page, match_or_404
 from scorekeeper.serving.security import hand_out_token
 from scorekeeper.web.forms import ImportForm, NewEditLinkForm, add_error
 from scorekeeper.web.matches.blueprint import Page, bp, editable_match
-from scorekeeper.web.qr import qr_svg
+from scorekeeper.web.qr import link_codes, links_to_share
 
 
 @bp.get("/m/<public_id:public_id>/edit/<token>/share")
 def share(public_id: str, token: str) -> str:
     match = editable_match(public_id, token)
-    links = {
-        "edit": url_for(".edit", public_id=public_id, token=token, _external=True),
-        "view": url_for(".view", public_id=public_id, _external=True),
-    }
-    titles = {"edit": gettext("Edit link"), "view": gettext("View link")}
-    codes = {role: Markup(qr_svg(url, title=titles[role])) for role, url in links.items()}
+    links = links_to_share(public_id, token)
+    codes = link_codes(links)
     return render_template("matches/share.html", match=match, token=token, links=links, codes=codes)
 
 
