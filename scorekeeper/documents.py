@@ -39,6 +39,7 @@ from pydantic_core import (
 )
 from pydantic_core.core_schema import CoreSchema
 
+from scorekeeper.domain.dealing import Seat
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.labels import field_label
 from scorekeeper.domain.problems import N_, Problem, ProblemsError, as_whole_number
@@ -277,6 +278,20 @@ class SideSetup(Body):
         return cls(name=spec.name, players=list(spec.players))
 
 
+class SeatOf(Body):
+    """A player by place: their side's, from 0, and theirs among its players, from 0."""
+
+    side: Count
+    player: Count
+
+    def seat(self) -> Seat:
+        return Seat(self.side, self.player)
+
+    @classmethod
+    def of(cls, seat: Seat) -> Self:
+        return cls(side=seat.side, player=seat.player)
+
+
 # -- Settings ------------------------------------------------------------------------------------
 
 
@@ -347,6 +362,9 @@ class MatchExport(Body):
     language: Language = None
     created_at: Began = None
     sides: list[SideSetup]
+    first_dealer: SeatOf | None = Field(
+        None, description="Who dealt round 1; left out: side 1's first player."
+    )
     rounds: list[EnteredRound] = []
 
 
@@ -387,6 +405,7 @@ _KINDS = {
     "points_and_counts": N_("Give %(field)s either as points or as counts, not both."),
     "int_type": N_("%(field)s must be a whole number, such as 0 or 2."),
     "bool_type": N_("%(field)s must be true or false."),
+    "missing": N_("%(field)s is required."),
     "string_type": TEXT,
     "string_too_short": TEXT,
     "string_pattern_mismatch": TEXT,

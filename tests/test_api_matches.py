@@ -100,6 +100,48 @@ def test_creating_a_match_answers_its_id_token_and_links(client: FlaskClient) ->
     assert shown["rules"]["meld_minimums"] == [50, 90, 120, 150]
 
 
+@pytest.mark.parametrize(
+    ("first_dealer", "next_dealers"),
+    [
+        (None, ["Ann", "Cy", "Bob", "Di"]),  # side 1's first player, then round the table
+        ({"side": 1, "player": 1}, ["Di", "Ann", "Cy", "Bob"]),
+    ],
+)
+def test_a_match_names_who_deals_each_round_from_its_first_dealer(
+    client: FlaskClient,
+    first_dealer: dict[str, int] | None,
+    next_dealers: list[str],
+) -> None:
+    body = CREATE_BODY if first_dealer is None else {**CREATE_BODY, "first_dealer": first_dealer}
+    created = client.post("/api/v1/matches", json=body).json
+    url = f"/api/v1/matches/{created['id']}"
+    headers = {"Authorization": f"Bearer {created['edit_token']}"}
+    dealers = []
+    for number in range(1, 5):
+        dealers.append(client.get(url).json["next_dealer"])
+        sides = [{"name": "Us", "melded_points": 150}, {"name": "Them", "melded_points": 150}]
+        entered = client.post(
+            f"{url}/rounds", json={"round": number, "sides": sides}, headers=headers
+        )
+        assert entered.status_code == 201, entered.json
+
+    shown = client.get(url).json
+    assert dealers == next_dealers
+    assert shown["first_dealer"] == (first_dealer or {"side": 0, "player": 0})
+    assert shown["next_dealer"] is None  # the match is over
+
+
+def test_a_first_dealer_the_sides_do_not_have_is_refused(client: FlaskClient) -> None:
+    body = {**CREATE_BODY, "first_dealer": {"side": 0, "player": 2}}
+
+    response = client.post("/api/v1/matches", json=body)
+
+    assert response.status_code == 422
+    assert response.json["errors"][0]["message"] == (
+        "The first dealer must be one of the match's 4 players."
+    )
+
+
 def test_a_new_match_keeps_its_house_rules(client: FlaskClient) -> None:
     body = {**CREATE_BODY, "rules": {"preset": "simple", "overrides": {"going_out_bonus": 200}}}
 

@@ -77,6 +77,19 @@ def test_an_export_names_its_format_and_holds_the_whole_match(
     assert [r["round"] for r in document["rounds"]] == [1]
 
 
+def test_an_export_and_its_import_keep_who_dealt_the_first_round(
+    in_app: None, create_match: CreateMatch
+) -> None:
+    document = exported(create_match)
+    document["first_dealer"] = {"side": 1, "player": 0}
+
+    imported = store.import_match(document).match
+
+    assert document["first_dealer"] != exported(create_match)["first_dealer"]
+    assert store.export_match(imported)["first_dealer"] == {"side": 1, "player": 0}
+    assert store.match_view(imported).dealer(1) == "Cy"
+
+
 def test_an_import_scores_its_rounds_in_order_whatever_order_they_come_in(
     in_app: None, create_match: CreateMatch
 ) -> None:

@@ -222,7 +222,9 @@ def test_the_first_dealer_goes_on_a_downgrade_keeping_every_other_value_and_come
     after, exports_after = kept(app)
     first = rows["match"][0]
     assert after == {**rows, "match": [(*first[:at], 0, *first[at + 1 :])]}  # side 1's first
-    assert exports_after == exports
+    side_1_first = {"side": 0, "player": 0}
+    assert exports[0]["first_dealer"] == {"side": 1, "player": 1}
+    assert exports_after == [{**exports[0], "first_dealer": side_1_first}]
 
 
 def test_an_entry_stored_with_json_null_for_no_counts_holds_sql_null_after_upgrading(

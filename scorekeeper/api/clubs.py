@@ -15,7 +15,7 @@ from flask_babel import gettext
 
 from scorekeeper import store
 from scorekeeper.api import answer, bearer_token, body_as, bp, json_body
-from scorekeeper.api.matches import created_match, match_links
+from scorekeeper.api.matches import created_match, match_links, new_match
 from scorekeeper.api.schemas import Club as ClubAnswer
 from scorekeeper.api.schemas import (
     ClubPlayer,
@@ -98,14 +98,8 @@ def create_club_match(public_id: str) -> Created:
     """A match of the club, its players named by their ids in the club."""
     club = _editable(public_id)
     body = body_as(CreateClubMatchRequest)
-    if problems := language_problems(body.language, LANGUAGES):
-        raise ProblemsError(problems)
-    rules = body.given_rules
     sides = body.side_specs(store.members_named(club, _ids(body)))
-    created = store.create_match(
-        body.name, rules.preset, rules.rule_set(), sides, language=body.language, club=club
-    )
-    return created_match(created)
+    return created_match(new_match(body, sides, club=club))
 
 
 def _ids(body: CreateClubMatchRequest) -> list[int]:

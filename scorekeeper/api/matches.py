@@ -9,6 +9,7 @@ Idempotency-Key applies once, however often it is retried.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import NoReturn
 
@@ -22,6 +23,7 @@ from scorekeeper.api.schemas import (
     CreatedMatch,
     CreateMatchRequest,
     Error,
+    NewMatch,
     RotatedToken,
     RoundEdit,
     StaleRound,
@@ -36,7 +38,7 @@ from scorekeeper.serving import rate_limit
 from scorekeeper.serving.security import hand_out_token
 from scorekeeper.store import ScoredRound
 from scorekeeper.store.exports import language_problems
-from scorekeeper.store.models import Match
+from scorekeeper.store.models import Club, Match
 
 IDEMPOTENCY_KEY = "Idempotency-Key"
 
@@ -90,17 +92,25 @@ def _unauthorized(error: Unauthorized) -> tuple[Response, int]:
 @bp.post("/matches")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     body = body_as(CreateMatchRequest)
+    return created_match(new_match(body, [side.spec() for side in body.sides]))
+
+
+def new_match(
+    body: NewMatch, sides: Sequence[store.SideSpec], *, club: Club | None = None
+) -> store.CreatedMatch:
+    """Store the match a body sets up, with these sides, in `club` if given."""
     if problems := language_problems(body.language, LANGUAGES):
         raise ProblemsError(problems)
     rules = body.given_rules
-    created = store.create_match(
+    return store.create_match(
         body.name,
         rules.preset,
         rules.rule_set(),
-        [side.spec() for side in body.sides],
+        sides,
         language=body.language,
+        first_dealer=body.dealer(),
+        club=club,
     )
-    return created_match(created)
 
 
 @bp.post("/matches/import")

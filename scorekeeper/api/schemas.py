@@ -21,6 +21,7 @@ from scorekeeper.documents import (
     Name,
     RoundSide,
     RoundSides,
+    SeatOf,
     Settings,
     SetupName,
     SideSetup,
@@ -31,6 +32,7 @@ from scorekeeper.documents import (
 )
 from scorekeeper.domain import melds as domain_melds
 from scorekeeper.domain import scoring
+from scorekeeper.domain.dealing import Seat
 from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET, MAX_PLAYERS, PRESETS, SETTING_KEYS, RuleSet
@@ -125,12 +127,23 @@ class MeldCheckRequest(UnderRules):
     melds: list[Meld] = Field(min_length=1)
 
 
-class CreateMatchRequest(UnderRules):
-    """A new match: its name, its rules and its sides, each with its players."""
+class NewMatch(UnderRules):
+    """What a new match is set up with, but its sides: its name, rules, language and dealer."""
 
     name: SetupName
-    sides: list[SideSetup] = documented(minItems=MIN_SIDES, maxItems=MAX_PLAYERS)
     language: Language = None
+    first_dealer: SeatOf | None = Field(
+        None, description="Who deals round 1, by side and player; left out: side 1's first player."
+    )
+
+    def dealer(self) -> Seat | None:
+        return None if self.first_dealer is None else self.first_dealer.seat()
+
+
+class CreateMatchRequest(NewMatch):
+    """A new match: its name, its rules and its sides, each with its players."""
+
+    sides: list[SideSetup] = documented(minItems=MIN_SIDES, maxItems=MAX_PLAYERS)
 
 
 class CreateClubRequest(Body):
@@ -169,12 +182,10 @@ class ClubSideSetup(Body):
         return SideSpec(self.name, tuple(members[id_] for id_ in self.players))
 
 
-class CreateClubMatchRequest(UnderRules):
+class CreateClubMatchRequest(NewMatch):
     """A new match of a club: as a new match, each side's players given by their ids."""
 
-    name: SetupName
     sides: list[ClubSideSetup] = documented(minItems=MIN_SIDES, maxItems=MAX_PLAYERS)
-    language: Language = None
 
     def side_specs(self, members: Mapping[int, str]) -> list[SideSpec]:
         """Return the sides with their players' names, refusing every id the club lacks."""
@@ -366,9 +377,11 @@ class Match(Body):
     created_at: str = Field(json_schema_extra={"format": "date-time"})
     updated_at: str = Field(json_schema_extra={"format": "date-time"})
     sides: list[SideSetup]
+    first_dealer: SeatOf = Field(description="Who dealt round 1, by side and player.")
     rounds: list[MatchRound]
     totals: list[int]
     next_round: int | None
+    next_dealer: str | None = Field(description="Who deals the next round, by name.")
     next_meld_minimums: list[int] | None
     finished: bool
     winner: str | None = Field(description="A side's name.")
@@ -387,12 +400,14 @@ class Match(Body):
             created_at=match.created_at.isoformat(),
             updated_at=match.updated_at.isoformat(),
             sides=[SideSetup.of(side) for side in store.sides_of(match)],
+            first_dealer=SeatOf.of(store.dealer_of(match, 1)),
             rounds=[
                 MatchRound.of(scored, running_totals=list(totals))
                 for scored, totals in zip(view.rounds, standings.running_totals, strict=True)
             ],
             totals=list(standings.totals),
             next_round=view.next_round,
+            next_dealer=None if view.next_round is None else view.dealer(view.next_round),
             next_meld_minimums=_list_or_none(standings.next_meld_minimums),
             finished=standings.finished,
             winner=None if standings.winner is None else view.side_names[standings.winner],

@@ -20,10 +20,12 @@ from scorekeeper.documents import (
     EnteredRound,
     MatchExport,
     RoundSide,
+    SeatOf,
     Settings,
     SideSetup,
     validated,
 )
+from scorekeeper.domain.dealing import Seat
 from scorekeeper.domain.entries import (
     COUNT_KEYS,
     MELDED_COUNT_KEYS,
@@ -34,7 +36,7 @@ from scorekeeper.domain.entries import (
 from scorekeeper.domain.problems import N_, Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet, build_rules
 from scorekeeper.domain.scoring import Breakdown
-from scorekeeper.store.matches import sides_of
+from scorekeeper.store.matches import dealer_of, sides_of
 
 if TYPE_CHECKING:
     from scorekeeper.store.scores import MatchView
@@ -89,6 +91,7 @@ def match_export(view: MatchView) -> MatchExport:
         language=match.language,
         created_at=match.created_at.isoformat(),
         sides=[SideSetup.of(side) for side in sides_of(match)],
+        first_dealer=SeatOf.of(dealer_of(match, 1)),
         rounds=[
             EnteredRound(round=scored.number, sides=[RoundSide.of(s) for s in scored.entry.sides])
             for scored in view.rounds
@@ -107,6 +110,7 @@ class MatchDocument:
     sides: list[dict[str, Any]]  # as a JSON body gives them to `side_specs`
     rounds: tuple[RoundEntry, ...]
     created_at: datetime | None  # when the exported match began, if the export says readably
+    first_dealer: Seat | None  # who dealt round 1, if the export says
 
 
 def language_problems(language: object, offered: Collection[str]) -> list[Problem]:
@@ -140,6 +144,7 @@ def read_document(data: Mapping[str, Any], languages: Collection[str]) -> MatchD
         sides=[side.model_dump() for side in export.sides],
         rounds=tuple(entered.entry() for entered in export.rounds),
         created_at=_timestamp(export.created_at),
+        first_dealer=export.first_dealer.seat() if export.first_dealer else None,
     )
 
 

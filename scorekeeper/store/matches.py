@@ -40,14 +40,8 @@ def create_match(
     its first round dealt by `first_dealer` (None: side 1's first player), in `club` if given,
     whose players its players are (`clubs.join_club`); raise `ProblemsError` and store nothing
     on bad names or a dealer the sides do not have."""
-    created = new_match(name, preset, rules, sides)
+    created = new_match(name, preset, rules, sides, first_dealer=first_dealer)
     created.match.language = language
-    if first_dealer is not None:
-        players = [len(side.players) for side in sides]
-        problems = dealer_problems(players, first_dealer)
-        if problems:
-            raise ProblemsError(problems)
-        created.match.first_dealer = deal_place(players, first_dealer)
     with write_transaction():
         if club is not None:
             join_club(created.match, club)
@@ -55,11 +49,21 @@ def create_match(
     return created
 
 
-def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec]) -> CreatedMatch:
+def new_match(
+    name: str,
+    preset: str,
+    rules: RuleSet,
+    sides: Sequence[SideSpec],
+    *,
+    first_dealer: Seat | None = None,
+) -> CreatedMatch:
     """Return a checked match, not yet stored, with its edit token."""
     name = name.strip()
     sides = [SideSpec(side.name.strip(), tuple(p.strip() for p in side.players)) for side in sides]
+    players = [len(side.players) for side in sides]
     problems = setup_problems(name, preset, sides)
+    if first_dealer is not None and not problems:
+        problems = dealer_problems(players, first_dealer)
     if problems:
         raise ProblemsError(problems)
     links = new_links()
@@ -69,6 +73,7 @@ def new_match(name: str, preset: str, rules: RuleSet, sides: Sequence[SideSpec])
         preset=preset,
         settings=rules.as_settings(),
         edit_token_hash=links.token_hash,
+        first_dealer=0 if first_dealer is None else deal_place(players, first_dealer),
         sides=[
             Side(
                 position=index,

@@ -52,7 +52,13 @@ def import_match(data: Mapping[str, Any]) -> CreatedMatch:
     Raises `ProblemsError`, storing nothing, when the export is damaged or any round impossible.
     """
     document = read_document(data, LANGUAGES)
-    created = new_match(document.name, document.preset, document.rules, side_specs(document.sides))
+    created = new_match(
+        document.name,
+        document.preset,
+        document.rules,
+        side_specs(document.sides),
+        first_dealer=document.first_dealer,
+    )
     match = created.match
     match.language = document.language
     if document.created_at is not None:
