@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from itertools import combinations
 from operator import attrgetter
@@ -62,10 +62,11 @@ class MatchResult:
     began: datetime
     finished: bool
     sides: tuple[SideResult, ...]
+    # The sides at the top, worked out once: every record of a club reads them.
+    leaders: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def leaders(self) -> tuple[int, ...]:
-        return top_sides([side.total for side in self.sides])
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "leaders", top_sides([side.total for side in self.sides]))
 
     @property
     def winner(self) -> int | None:
