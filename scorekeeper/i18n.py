@@ -96,8 +96,8 @@ def format_number(number: int) -> str:
 @lru_cache(maxsize=NUMBERS_KEPT)
 def written_number(number: int, locale: Locale | None) -> str:
     """Return a whole number as `locale` writes it. Kept: a match's pages and report, and a
-    club's page, write the same few hundred numbers over and over, and Babel takes some 15 µs
-    a number."""
+    club's page, write the same few hundred numbers over and over, and Babel's formatting of
+    one costs many times a lookup."""
     return numbers.format_decimal(number, locale=locale)
 
 

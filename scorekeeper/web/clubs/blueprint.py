@@ -45,7 +45,8 @@ def share(rate: float | None) -> str:
 
 @lru_cache(maxsize=PERCENTAGES_KEPT)
 def _percentage(percent: int, locale: Locale | None) -> str:
-    """Kept: a club's page writes a hundred rates or more, and Babel takes some 50 µs a rate."""
+    """Kept: a club's page writes a hundred rates or more, and Babel's formatting of one costs
+    many times a lookup."""
     return numbers.format_percent(percent / 100, locale=locale)
 
 
