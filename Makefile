@@ -42,8 +42,8 @@ test: $(VENV)/.installed-test system-test translations-compile static
 	$(BIN)/mypy
 	env -u DATABASE_URL $(PYTEST)
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
-		echo "The suite again, on PostgreSQL at 127.0.0.1:5432 (the browser tests' server keeps SQLite):"; \
-		DATABASE_URL="$(POSTGRES_TEST_URL)" $(PYTEST) -m "not browser"; \
+		echo "The tests that use the database again, on PostgreSQL at 127.0.0.1:5432:"; \
+		DATABASE_URL="$(POSTGRES_TEST_URL)" $(PYTEST); \
 	else \
 		echo "PostgreSQL at 127.0.0.1:5432 not reachable: the PostgreSQL run is skipped"; \
 	fi

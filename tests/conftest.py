@@ -41,6 +41,16 @@ TEST_CONFIG: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test"}
 MIGRATIONS_MARK = "migrations"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, run only the tests that use the database: the rest ran on SQLite already
+    (the browser tests' server keeps a SQLite file of its own either way)."""
+    if not POSTGRES_URL:
+        return
+    uses = {id(item) for item in items if "app_config" in getattr(item, "fixturenames", ())}
+    config.hook.pytest_deselected(items=[item for item in items if id(item) not in uses])
+    items[:] = [item for item in items if id(item) in uses]
+
+
 def pytest_report_header() -> str:
     if POSTGRES_URL:
         shown = make_url(normalise_database_url(POSTGRES_URL)).render_as_string()
@@ -139,13 +149,6 @@ def app(app_config: dict[str, Any]) -> Iterator[Flask]:
     yield app
     with app.app_context():
         db.engine.dispose()
-
-
-@pytest.fixture
-def postgres_only() -> None:
-    """Skip a test of what the app does on PostgreSQL alone, outside `make test`'s second run."""
-    if not POSTGRES_URL:
-        pytest.skip("PostgreSQL's alone: runs when DATABASE_URL names it, as in make test")
 
 
 @pytest.fixture
