@@ -1022,11 +1022,14 @@ def test_every_answer_is_documented_with_its_status_and_schema(
         assert response.mimetype in documented["content"]
 
 
-def test_the_openapi_document_describes_every_match_route(app: Flask) -> None:
+@pytest.mark.parametrize("prefix", ["/api/v1/matches", "/api/v1/clubs"])
+def test_the_openapi_document_describes_every_route_of_stored_matches_and_clubs(
+    app: Flask, prefix: str
+) -> None:
     routes = {
         (re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method.lower())
         for rule in app.url_map.iter_rules()
-        if rule.rule.startswith("/api/v1/matches")
+        if rule.rule.startswith(prefix)
         for method in rule.methods or ()
         if method not in {"HEAD", "OPTIONS"}
     }
@@ -1034,7 +1037,7 @@ def test_the_openapi_document_describes_every_match_route(app: Flask) -> None:
     documented = {
         (path, method)
         for path, item in DOCUMENT["paths"].items()
-        if path.startswith("/api/v1/matches")
+        if path.startswith(prefix)
         for method in item
         if method != "parameters"
     }
