@@ -339,6 +339,17 @@ def test_the_imported_clubs_answer_is_documented(client: FlaskClient, club: Stor
     ).validate(response.json)
 
 
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"players": [{"id": 0, "name": "Zed"}]}, "players[0].id"),
+        ({"players": [{"name": "Zed"}]}, "players[0].id"),
+        ({"players": {}}, "players"),
+        ({"matches": {}}, "matches"),
+        ({"matches": ["not a match"]}, "matches[0]"),
+        ({"created_at": {}}, "created_at"),
+    ],
+)
 def test_a_club_export_of_the_wrong_shape_is_refused_in_the_apis_words(
     app: Flask, client: FlaskClient, change: dict[str, Any], field: str
 ) -> None:
