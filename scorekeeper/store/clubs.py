@@ -63,24 +63,23 @@ def add_player(club: Club, name: str) -> ClubPlayer:
     """Add a player called `name` to the club; raise `ProblemsError`, adding nothing, when it
     is no name or a name the club has."""
     with write_transaction():
-        return _new_player(_held(club), name.strip())
+        return _new_player(held(club), name.strip())
 
 
 def join_club(match: Match, club: Club) -> None:
     """Make `match` the club's, each of its players the club's player of that name, a name the
-    club lacks added to it; inside a write transaction. Raise `ProblemsError` for a match that
-    names a player twice."""
+    club lacks added to it; inside a write transaction that holds the club (`held`) or stored
+    it. Raise `ProblemsError` for a match that names a player twice."""
     names = [[player.name for player in side.players] for side in match.sides]
     if problems := repeated_players(names):
         raise ProblemsError(problems)
-    held = _held(club)
-    members = {member.name_key: member for member in held.players}
+    members = {member.name_key: member for member in club.players}
     for player in (player for side in match.sides for player in side.players):
         key = name_key(player.name)
         if key not in members:
-            members[key] = _new_player(held, player.name)
+            members[key] = _new_player(club, player.name)
         player.club_player = members[key]
-    match.club_id = held.id
+    match.club_id = club.id
 
 
 def attach_match(club: Club, match: Match) -> bool:
@@ -94,7 +93,7 @@ def attach_match(club: Club, match: Match) -> bool:
         if match.club_id is not None:
             template = N_("%(match)s belongs to another club: a match belongs to one club only.")
             raise ProblemsError([Problem("match", template, {"match": match.name})])
-        join_club(match, club)
+        join_club(match, held(club))
     return True
 
 
@@ -108,7 +107,7 @@ def player_numbered(club: Club, number: int) -> ClubPlayer | None:
     return next((member for member in club.players if member.number == number), None)
 
 
-def _held(club: Club) -> Club:
+def held(club: Club) -> Club:
     """Return the club read afresh with its players, held until the write transaction ends, so
     that two players added at once get a number each and never one name."""
     statement = (

@@ -12,7 +12,7 @@ from scorekeeper.domain.dealing import Seat, deal_place, dealer, dealer_problems
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.rules import DEFAULT_PRESET, RuleSet, build_rules
 from scorekeeper.domain.setup import SideSpec, setup_problems
-from scorekeeper.store.clubs import join_club
+from scorekeeper.store.clubs import held, join_club
 from scorekeeper.store.database import write_transaction
 from scorekeeper.store.links import new_links
 from scorekeeper.store.models import Club, Match, Player, Round, Side, db
@@ -44,7 +44,7 @@ def create_match(
     created.match.language = language
     with write_transaction():
         if club is not None:
-            join_club(created.match, club)
+            join_club(created.match, held(club))
         db.session.add(created.match)
     return created
 
