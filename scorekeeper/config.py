@@ -16,6 +16,8 @@ class Defaults:
     SQLALCHEMY_DATABASE_URI = f"sqlite:///{ROOT / 'instance' / 'scorekeeper.sqlite'}"
     SQLALCHEMY_ENGINE_OPTIONS: dict[str, object] = {}
     MAX_CONTENT_LENGTH = 256 * 1024
+    # A club's export holds every match of the club: 500 matches of four rounds are 1.3 MB.
+    MAX_CLUB_IMPORT_LENGTH = 4 * 1024 * 1024
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_TRANSLATION_DIRECTORIES = str(TRANSLATIONS)  # the catalogs that name the languages
     WTF_CSRF_TIME_LIMIT = None  # a form may stay open for a whole evening's game

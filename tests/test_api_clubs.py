@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -281,6 +282,37 @@ def test_a_damaged_club_export_is_refused_naming_the_place(
     assert response.status_code == 422
     assert response.json["errors"][0]["field"].startswith("matches[0].")
     assert counts(app) == (1, 4, 1)
+
+
+def test_a_club_export_larger_than_other_bodies_is_imported_whole(
+    app: Flask, client: FlaskClient, club: StoredClub
+) -> None:
+    """A club's export holds all its matches: years of them outgrow the limit on other bodies."""
+    document = client.get(f"/api/v1/clubs/{club.public_id}/export").get_json()
+    document["matches"] *= 200
+    body = json.dumps(document)
+    assert app.config["MAX_CONTENT_LENGTH"] < len(body) < app.config["MAX_CLUB_IMPORT_LENGTH"]
+
+    response = client.post("/api/v1/clubs/import", data=body, content_type="application/json")
+
+    assert response.status_code == 201, response.json
+    assert len(response.json["matches"]) == 200
+    copy = client.get(f"/api/v1/clubs/{response.json['id']}").json
+    assert len(copy["matches"]) == 200
+    assert [player["played"] for player in copy["players"]] == [200] * 4
+
+
+def test_a_club_export_over_its_own_limit_is_refused_with_413(
+    app: Flask, client: FlaskClient
+) -> None:
+    body = b" " * (app.config["MAX_CLUB_IMPORT_LENGTH"] + 1)
+
+    response = client.post("/api/v1/clubs/import", data=body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert response.json == {
+        "errors": [{"side": None, "field": None, "message": "The request is too large."}]
+    }
 
 
 # -- The OpenAPI document ------------------------------------------------------------------------

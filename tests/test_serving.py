@@ -323,6 +323,21 @@ def test_a_chunked_body_within_the_limit_is_read_whole(served: Served) -> None:
     assert answer.status == 201, answer.body
 
 
+def test_a_chunked_club_import_over_the_limit_of_other_bodies_is_read_whole(
+    served: Served,
+) -> None:
+    """A club's import has a limit of its own, as large as a club's years of matches need."""
+    created = served.send("POST", "/api/v1/clubs", json.dumps({"name": "Big"}).encode(), JSON)
+    club = json.loads(created.body)["id"]
+    export = served.send("GET", f"/api/v1/clubs/{club}/export").body
+    padded = b" " * MAX_CONTENT_LENGTH + export  # JSON may begin with white space
+
+    answer = served.send("POST", "/api/v1/clubs/import", chunks(padded), JSON, chunked=True)
+
+    assert answer.status == 201, answer.body
+    assert json.loads(answer.body)["id"] != club
+
+
 def percent_encoded(text: str) -> str:
     return "".join(f"%{ord(character):02X}" for character in text)
 

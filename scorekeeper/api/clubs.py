@@ -48,7 +48,9 @@ def create_club() -> Created:
 @bp.post("/clubs/import")
 def import_club() -> Created:
     """A club's export stored as a new club, its matches as new matches: every one with new
-    links, all answered this once."""
+    links, all answered this once. It holds every match of the club, so it may be larger than
+    other bodies."""
+    request.max_content_length = current_app.config["MAX_CLUB_IMPORT_LENGTH"]
     imported = store.import_club(json_body())
     body = ImportedClub(
         **_club_links(imported.club).model_dump(),

@@ -1,11 +1,14 @@
-"""The limit on request bodies (`MAX_CONTENT_LENGTH`), for bodies sent without a Content-Length.
+"""The limits on request bodies (`MAX_CONTENT_LENGTH`, and a club's import's
+`MAX_CLUB_IMPORT_LENGTH`), for bodies sent without a Content-Length.
 
 Werkzeug refuses a body that declares a length over the limit with 413 before reading it. A
 chunked body declares none: werkzeug then reads it up to the limit and stops there without a word
 (its LimitedStream stops at the limit rather than refusing what follows), so the view saw an
 oversized body cut short, JSON or a form that no longer parsed, and answered 400. Read here first,
 up to one byte past the limit, the body reaches the app with its length declared, and one over
-the limit gets the same 413, page or JSON, as one that said its length.
+the limit gets the same 413, page or JSON, as one that said its length. The body is read up to
+the largest limit, which only a club's import has: a view sets its own limit, and Flask holds the
+declared length to it.
 
 What follows an oversized body is read and thrown away, up to `DISCARDED_PER_LIMIT` times the
 limit: gunicorn's sync workers close the connection after answering without reading on, and a
@@ -34,15 +37,15 @@ def init_app(app: Flask) -> None:
 
 
 class DeclaredLength:
-    """WSGI middleware that reads a body sent without a Content-Length, up to one byte past
-    `MAX_CONTENT_LENGTH`, and hands it on with its length declared."""
+    """WSGI middleware that reads a body sent without a Content-Length, up to one byte past the
+    largest limit, and hands it on with its length declared."""
 
     def __init__(self, app: WSGIApplication, config: Mapping[str, Any]) -> None:
         self.app = app
         self.config = config
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        limit = self.config.get("MAX_CONTENT_LENGTH")
+        limit = largest_limit(self.config)
         if limit is not None and has_undeclared_body(environ):
             stream = environ["wsgi.input"]
             body = b"".join(parts(stream, limit + 1))
@@ -52,6 +55,12 @@ class DeclaredLength:
             environ["CONTENT_LENGTH"] = str(len(body))
             del environ["HTTP_TRANSFER_ENCODING"]  # werkzeug reads no length beside "chunked"
         return self.app(environ, start_response)
+
+
+def largest_limit(config: Mapping[str, Any]) -> int | None:
+    """Return the largest body any view takes, or None when no limit is set."""
+    limits = (config.get(key) for key in ("MAX_CONTENT_LENGTH", "MAX_CLUB_IMPORT_LENGTH"))
+    return max((int(limit) for limit in limits if limit is not None), default=None)
 
 
 def has_undeclared_body(environ: WSGIEnvironment) -> bool:
