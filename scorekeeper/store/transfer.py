@@ -23,7 +23,7 @@ from scorekeeper.store.exports import (
     read_document,
     view_csv,
 )
-from scorekeeper.store.matches import CreatedMatch, get_match, new_match, side_specs
+from scorekeeper.store.matches import WHOLE_MATCH, CreatedMatch, new_match, side_specs
 from scorekeeper.store.models import Club, Match, db
 from scorekeeper.store.rounds import entry_for_match, keep_result, new_round_row
 from scorekeeper.store.scores import (
@@ -82,10 +82,13 @@ class ImportedClub:
 def export_club(club: Club) -> dict[str, Any]:
     """Return the complete export of a club, its matches' exports in the order they began,
     which `import_club` reads back."""
-    ids = db.session.scalars(
-        sa.select(Match.public_id).where(Match.club_id == club.id).order_by(Match.created_at)
-    ).all()
-    matches = (get_match(public_id) for public_id in ids)
+    statement = (
+        sa.select(Match)
+        .where(Match.club_id == club.id)
+        .order_by(Match.created_at, Match.id)
+        .options(*WHOLE_MATCH)
+    )
+    matches = db.session.scalars(statement).unique()
     return ClubExport(
         format=CLUB_FORMAT,
         format_version=FORMAT_VERSION,
@@ -93,7 +96,7 @@ def export_club(club: Club) -> dict[str, Any]:
         language=club.language,
         created_at=club.created_at.isoformat(),
         players=[ClubMember(id=member.number, name=member.name) for member in club.players],
-        matches=[match_export(match_view(match)) for match in matches if match is not None],
+        matches=[match_export(match_view(match)) for match in matches],
     ).model_dump(mode="json")
 
 
