@@ -24,6 +24,24 @@ def create_app(
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    _configure(app, config_object, test_config)
+
+    from scorekeeper import extensions
+    from scorekeeper.serving import content_length, logs, rate_limit, security, static_files
+
+    logs.init_app(app)
+    static_files.init_app(app)  # before security: static files get its headers too
+    security.init_app(app)
+    content_length.init_app(app)
+    extensions.init_app(app)
+    rate_limit.init_app(app)  # after security: its 429 answers get the security headers too
+
+    _register_blueprints(app)
+    return app
+
+
+def _configure(app: Flask, config_object: str, test_config: dict[str, Any] | None) -> None:
+    """Load the configuration: `config_object`, then instance config, environment, `test_config`."""
     app.config.from_object(config_object)
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -36,16 +54,10 @@ def create_app(
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented key order
 
-    from scorekeeper import extensions
-    from scorekeeper.serving import content_length, logs, rate_limit, security, static_files
-    from scorekeeper.serving.http import PublicIdConverter
 
-    logs.init_app(app)
-    static_files.init_app(app)  # before security: static files get its headers too
-    security.init_app(app)
-    content_length.init_app(app)
-    extensions.init_app(app)
-    rate_limit.init_app(app)  # after security: its 429 answers get the security headers too
+def _register_blueprints(app: Flask) -> None:
+    """Add every area's routes: the API, the pages, printing, and the CLI commands."""
+    from scorekeeper.serving.http import PublicIdConverter
 
     app.url_map.converters["public_id"] = PublicIdConverter  # before the routes that use it
     import scorekeeper.api.calculator  # noqa: F401  (its routes join api.bp)
@@ -64,4 +76,3 @@ def create_app(
     pdf.init_app(app)  # imports WeasyPrint now, not on the first PDF request
     app.register_blueprint(printing.bp)
     cli.init_app(app)
-    return app
