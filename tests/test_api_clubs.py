@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from werkzeug.test import TestResponse
+from worked_example import STAYED_IN_JSON as STAYED_IN
 
 from scorekeeper.api.openapi import openapi_document
 from scorekeeper.store.models import Club, ClubPlayer, Match, db
@@ -18,14 +19,6 @@ from scorekeeper.store.models import Club, ClubPlayer, Match, db
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateClub, StoredClub
 
-WENT_OUT = {
-    "clean_books": 2,
-    "dirty_books": 2,
-    "melded_points": 765,
-    "red_threes": 1,
-    "went_out": True,
-}
-STAYED_IN = {"clean_books": 1, "melded_points": 310, "red_threes": 1, "leftover_points": 85}
 ONE_ROUND = {"preset": "standard", "overrides": {"rounds": 1, "meld_minimums": [50]}}
 PAIRS = [{"name": "Us", "players": [1, 2]}, {"name": "Them", "players": [3, 4]}]
 DOCUMENT = openapi_document()

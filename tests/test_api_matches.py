@@ -13,6 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from werkzeug.test import TestResponse
+from worked_example import STAYED_IN_JSON as STAYED_IN
+from worked_example import WENT_OUT_JSON as WENT_OUT
 
 from scorekeeper.api.openapi import openapi_document
 from scorekeeper.store.models import Match, Round, db
@@ -20,15 +22,6 @@ from scorekeeper.store.models import Match, Round, db
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch
 
-# RULES.md section 3, worked example (round 2 there; the same entries fit round 1).
-WENT_OUT = {
-    "clean_books": 2,
-    "dirty_books": 2,
-    "melded_points": 765,
-    "red_threes": 1,
-    "went_out": True,
-}
-STAYED_IN = {"clean_books": 1, "melded_points": 310, "red_threes": 1, "leftover_points": 85}
 NEVER_MELDED = {"red_threes": 1, "leftover_points": 140}
 ROUND_ONE = {"round": 1, "sides": [WENT_OUT, STAYED_IN]}
 CREATE_BODY = {

@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper import store
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
@@ -19,8 +20,6 @@ from scorekeeper.store.models import Match, db
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch
 
-WENT_OUT = SideEntry("", clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
-STAYED_IN = SideEntry("", clean_books=1, melded=310, red_threes=1, leftover=85)
 COUNTED = SideEntry(
     "",
     clean_books=1,

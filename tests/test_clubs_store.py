@@ -8,16 +8,15 @@ from datetime import UTC, date, datetime
 
 import pytest
 from sqlalchemy import text
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper import store
-from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.records import Outcome, Period, RecordFilter
 from scorekeeper.domain.rules import build_rules
 from scorekeeper.store.models import Club, ClubPlayer, Match, Round, db
 
-WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
-STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 ONE_ROUND = build_rules("standard", {"rounds": 1, "meld_minimums": [50]})
 
 Sides = Sequence[tuple[str, Sequence[str]]]

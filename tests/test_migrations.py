@@ -19,6 +19,7 @@ from flask.testing import FlaskCliRunner
 from flask_migrate import check, downgrade, upgrade
 from flask_migrate.cli import db as db_commands
 from sqlalchemy import column, inspect, select, table, text
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper import store
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
@@ -32,8 +33,6 @@ pytestmark = pytest.mark.migrations  # each test migrates a database of its own
 FIRST_REVISION = "8ead35466b89"
 KEPT_TABLES = ("match", "side", "player", "round", "entry")
 
-WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
-STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 COUNTED = SideEntry(
     clean_books=1,
     melded=CardCounts(jokers=1, aces=4, eights_to_kings=10),

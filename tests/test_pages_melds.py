@@ -6,6 +6,7 @@ import html
 import re
 from typing import TYPE_CHECKING
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from page_parts import errors_next_to
@@ -95,22 +96,27 @@ def test_a_second_unfinished_meld_of_a_rank_is_named_by_its_row_past_an_empty_on
     assert "Meld 4: a side keeps one unfinished meld of each rank; put these K together." in page
 
 
-def test_the_minimum_is_the_next_rounds_and_by_score_each_sides_own(
-    app: Flask, client: FlaskClient, create_match: CreateMatch
-) -> None:
-    match = create_match(overrides={"meld_minimum_mode": "by_score"})
+@pytest.fixture
+def by_score_match(app: Flask, create_match: CreateMatch) -> StoredMatch:
+    """Return a match whose meld minimums go by score, with round 1 entered: Us have 1,700."""
+    created = create_match(overrides={"meld_minimum_mode": "by_score"})
     with app.app_context():
-        stored = store.get_match(match.public_id)
+        stored = store.get_match(created.public_id)
         assert stored is not None
         sides = (SideEntry(clean_books=2, dirty_books=1, melded=400), SideEntry())
         store.add_round(stored, RoundEntry(1, sides))
+    return created
 
-    page = checked(client, match, meld(0, "A", naturals=3), side=0)
+
+def test_the_minimum_is_the_next_rounds_and_by_score_each_sides_own(
+    client: FlaskClient, by_score_match: StoredMatch
+) -> None:
+    page = checked(client, by_score_match, meld(0, "A", naturals=3), side=0)
 
     assert "Round 2 of 4" in page
     assert "Us: at least 90" in page and "Them: at least 50" in page  # 1,700 and 0 so far
     assert verdict(page) == "Not yet: 30 points short of the 90 needed."
-    assert verdict(checked(client, match, meld(0, "A", naturals=3), side=1)).startswith(
+    assert verdict(checked(client, by_score_match, meld(0, "A", naturals=3), side=1)).startswith(
         "These melds open"
     )
 
@@ -191,16 +197,9 @@ def test_a_link_naming_a_meld_the_rules_forbid_is_told_why_and_an_unknown_rank_t
 
 
 def test_the_checker_gives_its_live_check_the_api_the_rules_the_round_and_each_sides_score(
-    app: Flask, client: FlaskClient, create_match: CreateMatch
+    client: FlaskClient, by_score_match: StoredMatch
 ) -> None:
-    match = create_match(overrides={"meld_minimum_mode": "by_score"})
-    with app.app_context():
-        stored = store.get_match(match.public_id)
-        assert stored is not None
-        sides = (SideEntry(clean_books=2, dirty_books=1, melded=400), SideEntry())
-        store.add_round(stored, RoundEntry(1, sides))
-
-    page = html.unescape(client.get(f"/m/{match.public_id}/melds").get_data(as_text=True))
+    page = html.unescape(client.get(f"/m/{by_score_match.public_id}/melds").get_data(as_text=True))
 
     assert 'data-check-url="/api/v1/meld-check"' in page and 'data-round="2"' in page
     assert "data-running='[1700, 0]'" in page
