@@ -21,10 +21,11 @@ from pathlib import Path
 import weasyprint
 from flask import Flask
 from flask_migrate import upgrade
+from seed import STAYED_IN, WENT_OUT
 from weasyprint.text.fonts import FontConfiguration
 
 from scorekeeper import create_app, printing, store
-from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.domain.rules import PRESETS, build_rules
 from scorekeeper.printing import documents, pdf
 from scorekeeper.printing.pdf import Paper
@@ -33,8 +34,6 @@ from scorekeeper.serving.gunicorn_conf import freeze_loaded_objects
 FLOOR = Path(__file__).with_name("floor.html").read_text()
 TARGETS = {"blank score sheet": 1.5, "match report": 1.5}  # the targets, as ratios
 SIDES = ("Us", "Them", "Grandma Rose", "Kim")
-WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
-STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 
 Render = Callable[[], bytes]
 

@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
 from sqlalchemy import Engine, NullPool, create_engine, event, make_url
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper import create_app, store
 from scorekeeper.domain.entries import RoundEntry, SideEntry
@@ -232,11 +233,6 @@ class StoredClub:
 
 
 CLUB_PLAYERS = ("Ann", "Bob", "Cy", "Di")
-# A match of one round, which the first side won: Ann and Bob 2,565, Cy and Di 825.
-CLUB_MATCH_WINNERS = SideEntry(
-    clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True
-)
-CLUB_MATCH_LOSERS = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 CreateClub = Callable[..., StoredClub]
 
 
@@ -258,7 +254,7 @@ def create_club(app: Flask) -> CreateClub:
                 match = store.create_match(
                     f"Night {number}", "standard", rules, sides, club=created.club
                 ).match
-                store.add_round(match, RoundEntry(1, (CLUB_MATCH_WINNERS, CLUB_MATCH_LOSERS)))
+                store.add_round(match, RoundEntry(1, (WENT_OUT, STAYED_IN)))  # Ann and Bob win
             return StoredClub(created.club.public_id, created.edit_token)
 
     return create

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
+from worked_example import WENT_OUT
 
 from scorekeeper import store
 from scorekeeper.documents import RoundSide
@@ -22,7 +23,6 @@ from scorekeeper.store.exports import CSV_COLUMNS, read_document, side_entry_jso
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch
 
-WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
 COUNTED = SideEntry(
     name="Them",
     clean_books=1,

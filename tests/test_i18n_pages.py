@@ -16,9 +16,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper import store
-from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
 
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
@@ -127,15 +128,9 @@ def english_messages(language: str) -> list[EnglishMessage]:
 
 @pytest.fixture
 def played(app: Flask, create_match: CreateMatch) -> StoredMatch:
-    """Return a stored match with its first round entered (RULES.md section 3's example)."""
+    """Return a stored match with its first round entered."""
     stored = create_match()
-    entry = RoundEntry(
-        1,
-        (
-            SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True),
-            SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85),
-        ),
-    )
+    entry = RoundEntry(1, (WENT_OUT, STAYED_IN))
     with app.app_context():
         match = store.get_match(stored.public_id)
         assert match is not None

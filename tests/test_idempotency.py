@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper import store
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
@@ -22,9 +23,7 @@ from scorekeeper.store.models import Base, Match, Operation, Round, db, utc_now
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, Stored, StoredMatch
 
-# RULES.md section 3, worked example: 2565 and 825 points.
-WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
-STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
+# A round worked out by hand: 2565 and 825 points.
 ROUND_ONE = RoundEntry(1, (WENT_OUT, STAYED_IN))
 ROUND_ONE_SWAPPED = RoundEntry(1, (STAYED_IN, WENT_OUT))
 Enter = Callable[..., TestResponse]

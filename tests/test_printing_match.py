@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from pdf_layout import POINTS_PER_MM, words_of
 from pypdf import PdfReader
 from werkzeug.test import TestResponse
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper.domain.entries import SideEntry
 from scorekeeper.i18n import LANGUAGES
@@ -25,11 +26,9 @@ A4 = (595, 842)
 LETTER = (612, 792)
 MATCH_PDFS = ("report", "sheet", "rules", "pocket")
 
-# Standard rules with a going-out bonus of 200: the worked example of RULES.md section 3, so
+# Standard rules with a going-out bonus of 200: the round of tests/worked_example.py, so
 # the side that goes out scores 2 x 500 + 2 x 300 + 765 + 100 + 200 = 2665 and the other
 # 500 + 310 + 100 - 85 = 825 each round.
-WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
-STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 HOUSE_RULES = {"going_out_bonus": 200}
 
 

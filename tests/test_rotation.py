@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper import store
-from scorekeeper.domain.entries import RoundEntry, SideEntry
+from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.store import edit_tokens
 from scorekeeper.store.database import write_transaction
 from scorekeeper.store.models import Match, Operation, db, utc_now
@@ -158,8 +159,6 @@ def test_rotating_writes_neither_token_to_any_log(
 # -- Once per form submission: the new edit link of a double tap ---------------------------------
 
 SECRET = "a secret key of the app, long enough to be one"
-WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
-STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
 Opened = tuple[Match, str]
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
+from worked_example import STAYED_IN, WENT_OUT
 
 from scorekeeper import store
 from scorekeeper.domain import rules as rules_module
@@ -24,9 +25,7 @@ from scorekeeper.store.scores import ImpossibleRound, scored_rounds
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, Stored
 
-# RULES.md section 3, worked example: 2565 and 825 points.
-WENT_OUT = SideEntry(clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True)
-STAYED_IN = SideEntry(clean_books=1, melded=310, red_threes=1, leftover=85)
+# A round worked out by hand: 2565 and 825 points.
 PAIRS = [store.SideSpec("Us", ("Ann", "Bob")), store.SideSpec("Them", ("Cy", "Di"))]
 
 
