@@ -318,8 +318,8 @@ def _record_of(key: str, record: type) -> dict[str, Any]:
 
 
 class Settings(RootModel[dict[str, Any]]):
-    """A complete set of settings, as the presets list them (RULES.md section 5). The domain's
-    `build_rules` checks them; their schema comes from its ranges and choices."""
+    """A complete set of settings, as the presets list them (docs/rules.md, "Every setting").
+    The domain's `build_rules` checks them; their schema comes from its ranges and choices."""
 
     @classmethod
     def __get_pydantic_json_schema__(

@@ -369,7 +369,8 @@ def test_each_sides_players_hold_a_player_alone_beside_a_pair_to_their_own_playe
     post: Post,
 ) -> None:
     # With the table's total alone, the side of one might be the pair, who may go out holding
-    # cards; given each side's players, it is known to be alone (RULES.md section 6).
+    # cards; given each side's players, it is known to be alone (docs/rules.md, "What the app
+    # refuses").
     solo = {**US, "name": "Solo", "red_threes": 0, "leftover_points": 50}
     sides = [solo, {"name": "Pair"}]
     body = {"round": 1, "sides": sides}

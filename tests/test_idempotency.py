@@ -23,7 +23,7 @@ from scorekeeper.store.models import Base, Match, Operation, Round, db, utc_now
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, Stored, StoredMatch
 
-# A round worked out by hand: 2565 and 825 points.
+# The hand-worked round: 2565 and 825 points.
 ROUND_ONE = RoundEntry(1, (WENT_OUT, STAYED_IN))
 ROUND_ONE_SWAPPED = RoundEntry(1, (STAYED_IN, WENT_OUT))
 Enter = Callable[..., TestResponse]

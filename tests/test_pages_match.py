@@ -31,7 +31,7 @@ def side(index: int, **values: object) -> dict[str, str]:
     return {f"sides-{index}-{key}": str(value) for key, value in values.items()}
 
 
-# RULES.md section 3, worked example: Us score 2565, Them 825.
+# A round worked out by hand: Us score 2565, Them 825.
 WORKED_EXAMPLE = {
     "went_out": "0",
     **side(0, clean_books=2, dirty_books=2, melded_points=765, red_threes=1),

@@ -1,4 +1,4 @@
-"""Rule sets: the presets of RULES.md section 4, every setting of section 5, validation."""
+"""Rule sets: the presets, every setting (docs/rules.md), validation."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ STANDARD_CARD_VALUES = {
     "black_three": 5,
 }
 
-# RULES.md section 4, column by column: only the settings where a preset differs from standard.
+# The presets, column by column: only the settings where a preset differs from standard.
 STANDARD_SETTINGS: dict[str, Any] = {
     "decks": "players+1",
     "hand_size": 13,
@@ -345,7 +345,7 @@ def test_a_setting_written_with_a_decimal_point_is_the_whole_number_it_writes() 
         build_rules("standard", {"going_out_bonus": 200.5})
 
 
-# RULES.md section 5, "Variants other tables play", and the ja-gamerules variations of section 4.
+# Variants other tables play, and the variations of the ja-gamerules preset's source.
 TABLE_VARIANTS = {
     "red threes +100 melded or not": {"red_three_unmelded": 100},
     "Simpson: every red three -500, clean 300, dirty 100": {
@@ -713,7 +713,7 @@ def test_fewer_rounds_keep_the_presets_minimums_of_the_rounds_played() -> None:
 
 
 def test_more_rounds_keep_the_last_rounds_minimum_for_the_rounds_after_it() -> None:
-    # RULES.md section 4: a preset, then any single setting changed.
+    # A preset, then any single setting changed.
     assert build_rules("standard", {"rounds": 6}).meld_minimums == (50, 90, 120, 150, 150, 150)
 
 

@@ -1,4 +1,4 @@
-"""Round scores per RULES.md section 3, with their breakdown, and the totals of a match."""
+"""Round scores, with their breakdown, and the totals of a match."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def breakdown_alone(side: SideEntry, rules: RuleSet = STANDARD) -> dict[str, int
 
 @pytest.fixture
 def worked_example() -> RoundScore:
-    """RULES.md section 3: standard preset, round 2, three sides."""
+    """A round worked out by hand: standard preset, round 2, three sides."""
     sides = (
         SideEntry(name="A", clean_books=2, dirty_books=2, melded=765, red_threes=1, went_out=True),
         SideEntry(name="B", clean_books=1, melded=310, red_threes=1, leftover=85),

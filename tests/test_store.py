@@ -25,7 +25,6 @@ from scorekeeper.store.scores import ImpossibleRound, scored_rounds
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import AtOnce, CreateMatch, Stored
 
-# A round worked out by hand: 2565 and 825 points.
 PAIRS = [store.SideSpec("Us", ("Ann", "Bob")), store.SideSpec("Them", ("Cy", "Di"))]
 
 

@@ -1,4 +1,4 @@
-"""The impossible entries of RULES.md section 6, each refused with how to fix it."""
+"""The impossible entries, each refused with how to fix it."""
 
 from __future__ import annotations
 

@@ -49,7 +49,7 @@ class Rules(Body):
     preset: str = Field(default=DEFAULT_PRESET, json_schema_extra={"enum": list(PRESETS)})
     overrides: dict[str, Any] | None = Field(
         default=None,
-        description="Settings of RULES.md section 5 that differ from the preset.",
+        description="The settings that differ from the preset, under the keys docs/rules.md lists.",
         json_schema_extra={"propertyNames": {"enum": list(SETTING_KEYS)}},
     )
 

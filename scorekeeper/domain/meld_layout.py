@@ -1,10 +1,11 @@
 """Whether a side's melded cards, counted by kind, can lie on the table as its melds and books.
 
-RULES.md: a meld is 3 to 7 cards of one rank, its wild cards within the rules' ratio and cap; a
+The rules: a meld is 3 to 7 cards of one rank, its wild cards within the rules' ratio and cap; a
 side keeps at most one unfinished meld of each rank (wild melds too); a meld of 7 is a book. That
-last rule holds in every preset: RULES.md leaves nl-partnership out of it, but its source starts
-"a new group of the same value" only once a pile is complete. Where the sources leave it open, it
-takes the reading in the table's favour, so that it refuses only what no table can hold:
+last rule holds in every preset: the rules reference leaves nl-partnership out of it, but its
+source starts "a new group of the same value" only once a pile is complete. Where the sources
+leave it open, it takes the reading in the table's favour, so that it refuses only what no table
+can hold:
 - natural cards may lie on a finished book of their rank, in every preset: only nl-partnership's
   source says so and the others close a book at 7, but no setting says which a table plays, and
   refusing a round a table played loses more than letting a miscount through;

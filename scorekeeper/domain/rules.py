@@ -1,4 +1,4 @@
-"""Rule sets: the four presets of RULES.md, house-rule overrides and their validation."""
+"""Rule sets: the four presets, house-rule overrides and their validation (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ class BookCounts:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A complete set of the settings of RULES.md section 5."""
+    """A complete set of settings: every one that docs/rules.md lists."""
 
     decks: int | DeckCount = DeckCount.PLAYERS_PLUS_ONE
     hand_size: int = 13
@@ -272,7 +272,7 @@ class RuleSet:
         return BOOK_SIZE * natural, dirty, BOOK_SIZE * wild
 
     def as_settings(self) -> dict[str, Any]:
-        """Return the settings as plain JSON values under RULES.md's keys."""
+        """Return the settings as plain JSON values under their documented keys."""
         settings: dict[str, Any] = _plain(self)
         return settings
 
@@ -322,8 +322,8 @@ def by_score_minimum(running_score: int) -> int:
 
 @dataclass(frozen=True)
 class Preset:
-    """A full rule set under a name. `source` names the documents it follows by their keys in
-    RULES.md, for the API and whoever maintains the rules; `origin` says the same in words, for
+    """A full rule set under a name. `source` names the documents it follows by short keys, for
+    the API and whoever maintains the rules; `origin` says the same in words, for
     players, translated where it is shown."""
 
     key: str

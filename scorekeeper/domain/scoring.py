@@ -1,4 +1,4 @@
-"""Round scores per RULES.md section 3, and match totals."""
+"""Round scores, as docs/rules.md's "The round score" adds them up, and match totals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The impossible entries of RULES.md section 6, each refused with how to fix it."""
+"""The impossible entries (docs/rules.md, "What the app refuses"), each refused with how to
+fix it."""
 
 from __future__ import annotations
 

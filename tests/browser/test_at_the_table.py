@@ -15,7 +15,7 @@ from scorekeeper.i18n import LANGUAGES
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-# The keys RULES.md gives the rules' sources: no words for players.
+# The short keys the presets' sources go by in the API: no words for players.
 SOURCE_KEYS = ("canasta-variant", "gamerules", "ko-club", "nl-partnership")
 StoreMatch = Callable[[dict[str, object]], dict[str, str]]
 PAIRS = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]

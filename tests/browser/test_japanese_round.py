@@ -40,7 +40,7 @@ def set_up_match(page: Page) -> None:
 
 
 def enter_round_one(page: Page) -> None:
-    """RULES.md's worked example, first refused in Japanese, then as it was played."""
+    """A round worked out by hand, first refused in Japanese, then as it was played."""
     page.get_by_role("link", name="ラウンド1を入力").tap()
     expect(page.locator("h1")).to_have_text("ラウンド1 / 4")
     expect(page.locator("#went_out legend")).to_have_text("誰が上がりましたか?")

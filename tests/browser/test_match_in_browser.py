@@ -55,7 +55,7 @@ def set_up_match(page: Page, base_url: str) -> None:
 
 
 def enter_round_one(page: Page) -> None:
-    """RULES.md's worked example: Ann & Bob go out with 2565, Cy & Di make 825."""
+    """A round worked out by hand: Ann & Bob go out with 2565, Cy & Di make 825."""
     page.get_by_role("link", name="Enter round 1").tap()
     tap_choice(page, "went_out", "0")
     fill_side(page, 0, {"clean_books": 2, "melded_points": 763})
