@@ -168,6 +168,15 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         context.close()
 
 
+def controlled(page: Page, url: str) -> Page:
+    """Open `url` until the service worker controls the page, as from the second visit on."""
+    page.goto(url)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    return page
+
+
 @pytest.fixture
 def screenshot() -> Callable[[Page, str], None]:
     """Return a function that saves a full-page screenshot under tests/artifacts/.

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, Served
+from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, Served, controlled
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -16,15 +16,6 @@ pytestmark = pytest.mark.browser
 PAIRS = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cy", "Di"]}]
 WENT_OUT = {"clean_books": 2, "dirty_books": 2, "melded_points": 765, "went_out": True}
 STAYED_IN = {"clean_books": 1, "melded_points": 310, "leftover_points": 85}
-
-
-def controlled(page: Page, url: str) -> Page:
-    """Open `url` until the service worker controls the page, as from the second visit on."""
-    page.goto(url)
-    page.evaluate("navigator.serviceWorker.ready")
-    page.reload()
-    assert page.evaluate("navigator.serviceWorker.controller !== null")
-    return page
 
 
 @pytest.fixture

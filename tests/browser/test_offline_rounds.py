@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 
 import pytest
+from conftest import WAIT_MS, controlled
 from playwright.sync_api import Dialog, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -42,19 +43,34 @@ def api_match(live_server: str, public_id: str) -> dict[str, object]:
     return match
 
 
+# Waits in the page until the service worker keeps every page named, or the time is up: the
+# check is asynchronous, and Playwright's wait_for_function would take its promise for a yes.
+KEPT_IN_TIME = """async ({pages, waitMs}) => {
+  const kept = async () => (await Promise.all(pages.map((p) => caches.match(p)))).every(Boolean);
+  const deadline = Date.now() + waitMs;
+  while (!(await kept()) && Date.now() < deadline) {
+    await new Promise((wake) => setTimeout(wake, 50));
+  }
+  return kept();
+}"""
+
+
+def wait_until_kept(page: Page, pages: list[str]) -> None:
+    assert page.evaluate(KEPT_IN_TIME, {"pages": pages, "waitMs": WAIT_MS}), f"not kept: {pages}"
+
+
+def forms_to_keep(page: Page) -> list[str]:
+    forms: list[str] = page.evaluate(
+        "JSON.parse(document.querySelector('[data-queued-rounds]').dataset.keepPages)"
+    )
+    return forms
+
+
 def on_the_phone(page: Page, edit_url: str) -> Page:
     """Open the standings under the edit link until the service worker controls them and keeps
     the forms of the rounds still to play."""
-    page.goto(edit_url)
-    page.evaluate("navigator.serviceWorker.ready")
-    page.reload()
-    kept = page.evaluate(
-        "JSON.parse(document.querySelector('[data-queued-rounds]').dataset.keepPages)"
-    )
-    page.wait_for_function(
-        "async (pages) => (await Promise.all(pages.map((p) => caches.match(p)))).every(Boolean)",
-        arg=kept,
-    )
+    controlled(page, edit_url)
+    wait_until_kept(page, forms_to_keep(page))
     return page
 
 
