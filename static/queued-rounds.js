@@ -76,13 +76,16 @@
     else await show();
   }
 
-  function keepForms() {
+  // The forms of the rounds still to play, and these standings when they came before the
+  // service worker did (the first visit): a round saved offline comes back to them.
+  function keepPages() {
     const pages = JSON.parse(list().dataset.keepPages);
+    if (!navigator.serviceWorker?.controller) pages.push(standings);
     navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage({ keepPages: pages }));
   }
 
   show().then(send);
-  if (!keptCopy && navigator.onLine) keepForms();
+  if (!keptCopy && navigator.onLine) keepPages();
   window.addEventListener("online", send);
   document.addEventListener("standings-refreshed", show);
   setInterval(send, RESEND_MS);

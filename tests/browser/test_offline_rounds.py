@@ -141,6 +141,23 @@ def test_a_round_saved_offline_waits_on_the_phone_and_is_stored_once_back_online
     expect(page.locator("#round-1")).to_be_visible()
 
 
+def test_a_round_saved_offline_on_the_first_visit_comes_back_to_the_standings_waiting(
+    new_page: Callable[..., Page], new_match: Callable[[str], dict[str, str]]
+) -> None:
+    links = new_match("First visit")
+    page = new_page()
+    page.goto(links["edit_url"])  # served before this phone had a service worker
+    wait_until_kept(page, [*forms_to_keep(page), links["edit_url"]])
+    page.context.set_offline(True)
+
+    page.get_by_role("link", name="Enter round 1").tap()
+    type_round(page, round_of(1, 85))
+    save(page)
+
+    expect(page.locator("h1")).to_have_text("First visit")
+    expect(page.locator("[data-queued-rounds]")).to_have_text("Round 1: waiting to send")
+
+
 def test_a_queued_round_the_server_refuses_comes_back_to_its_form_with_its_messages(
     live_server: str, new_page: Callable[..., Page], new_match: Callable[[str], dict[str, str]]
 ) -> None:
