@@ -42,3 +42,18 @@ def test_a_page_is_sent_compressed_to_a_browser_that_takes_it(client: FlaskClien
 
     assert response.headers["Content-Encoding"] == "br"
     assert "Accept-Encoding" in response.headers["Vary"]
+
+
+@pytest.mark.parametrize("encoding", ["br", "identity"])
+def test_the_service_worker_is_checked_on_each_visit_and_an_unchanged_one_costs_a_304(
+    client: FlaskClient, encoding: str
+) -> None:
+    first = client.get("/sw.js", headers={"Accept-Encoding": encoding})
+    again = client.get(
+        "/sw.js", headers={"Accept-Encoding": encoding, "If-None-Match": first.headers["ETag"]}
+    )
+
+    assert first.status_code == 200
+    assert first.headers["Cache-Control"] == "no-cache"
+    assert again.status_code == 304
+    assert again.data == b""

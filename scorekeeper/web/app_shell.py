@@ -8,7 +8,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from flask_babel import get_locale, gettext
 
 from scorekeeper.serving.static_files import HASHED_NAME
@@ -58,7 +58,11 @@ def service_worker() -> Response:
     version = hashlib.sha256("\n".join(shell).encode()).hexdigest()[:16]
     script = render_template("sw.js", shell=shell, version=version)
     response = Response(script, mimetype="text/javascript")
-    response.cache_control.no_cache = True  # the browser asks for a new release each time
+    # The browser asks for a new release after each page it opens: the same one costs a 304.
+    # The tag is weak, as compression would mark a strong one with its encoding (Flask-Compress).
+    response.cache_control.no_cache = True
+    response.add_etag(weak=True)
+    response.make_conditional(request)  # in place
     return response
 
 

@@ -65,6 +65,7 @@ class Served:
     sent (compressed where it was)."""
 
     answers: list[tuple[str, int]] = field(default_factory=list)
+    answered: threading.Condition = field(default_factory=threading.Condition)
 
     def logged(self, app: WSGIApplication) -> WSGIApplication:
         def log(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
@@ -72,10 +73,20 @@ class Served:
             path = environ["PATH_INFO"] + (
                 f"?{environ['QUERY_STRING']}" if environ.get("QUERY_STRING") else ""
             )
-            self.answers.append((path, sum(map(len, body))))
+            with self.answered:
+                self.answers.append((path, sum(map(len, body))))
+                self.answered.notify_all()
             return body
 
         return log
+
+    def wait_for(self, path: str) -> None:
+        """Wait until `path` is answered: a request the browser makes in its own time."""
+        with self.answered:
+            asked = self.answered.wait_for(
+                lambda: any(answered == path for answered, _ in self.answers), WAIT_MS / 1000
+            )
+        assert asked, f"{path} was not asked for"
 
 
 SERVED = Served()

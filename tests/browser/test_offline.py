@@ -88,17 +88,19 @@ def test_static_files_are_kept_a_year_and_sent_compressed(
     assert headers["content-encoding"] in ("br", "gzip")
 
 
-def test_revisiting_the_standings_online_costs_one_request_of_at_most_15_kb(
+def test_revisiting_the_standings_online_costs_the_page_and_empty_service_worker_checks(
     new_page: Callable[..., Page], match_links: dict[str, str], served: Served
 ) -> None:
     page = controlled(new_page(), match_links["view_url"])
     served.answers.clear()
 
     page.reload(wait_until="networkidle")
+    served.wait_for("/sw.js")  # the browser's check for a new release, a moment later
 
-    [(path, size)] = served.answers
+    [(path, size)] = [(path, size) for path, size in served.answers if path != "/sw.js"]
     assert match_links["view_url"].endswith(path)
     assert size <= 15_000
+    assert {size for path, size in served.answers if path == "/sw.js"} == {0}  # 304s
 
 
 def test_the_new_round_page_reloads_offline(
