@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
-from worked_example import STAYED_IN, WENT_OUT
+from worked_example import STAYED_IN, STAYED_IN_JSON, WENT_OUT, WENT_OUT_JSON
 
 from scorekeeper import store
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
@@ -203,15 +203,6 @@ def test_operations_older_than_two_days_are_forgotten_on_the_next_change(
 
 
 # -- Through the API -----------------------------------------------------------------------------
-
-WENT_OUT_JSON = {
-    "clean_books": 2,
-    "dirty_books": 2,
-    "melded_points": 765,
-    "red_threes": 1,
-    "went_out": True,
-}
-STAYED_IN_JSON = {"clean_books": 1, "melded_points": 310, "red_threes": 1, "leftover_points": 85}
 
 
 def headers(match: StoredMatch, key: str, version: int | None = None) -> dict[str, str]:
