@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cached_property
 from itertools import combinations
 from operator import attrgetter
 
@@ -62,17 +63,16 @@ class MatchResult:
     began: datetime
     finished: bool
     sides: tuple[SideResult, ...]
-    # The sides at the top, worked out once: every record of a club reads them.
-    leaders: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "leaders", top_sides([side.total for side in self.sides]))
+    @cached_property
+    def leaders(self) -> tuple[int, ...]:
+        """Return the sides at the top; worked out once, as every record of a club reads them."""
+        return top_sides([side.total for side in self.sides])
 
     @property
     def winner(self) -> int | None:
         """Return the winning side's index once the match is over and nobody tied at the top."""
-        leaders = self.leaders
-        return leaders[0] if self.finished and len(leaders) == 1 else None
+        return self.leaders[0] if self.finished and len(self.leaders) == 1 else None
 
     @property
     def draw(self) -> bool:
@@ -85,9 +85,10 @@ class MatchResult:
     @property
     def outcomes(self) -> tuple[Outcome, ...]:
         """Return how the match ends for each side, as it would if it were over."""
-        leaders = self.leaders
-        top = Outcome.WON if len(leaders) == 1 else Outcome.DRAWN
-        return tuple(top if index in leaders else Outcome.LOST for index in range(len(self.sides)))
+        top = Outcome.WON if len(self.leaders) == 1 else Outcome.DRAWN
+        return tuple(
+            top if index in self.leaders else Outcome.LOST for index in range(len(self.sides))
+        )
 
     @property
     def leader_names(self) -> tuple[str, ...]:
