@@ -55,6 +55,71 @@ def test_a_line_has_a_point_per_round_played_and_the_x_axis_spans_the_whole_matc
     assert chart.series[0].points[2].x == chart.x_ticks[1].position
 
 
+@pytest.mark.parametrize(
+    ("round_numbers", "totals", "full_match"),
+    [
+        # The full match plays the missing rounds for no points, so its totals, and thus its
+        # axes, are those of the match with a hole.
+        ((1, 3), [(100, 50), (450, 400)], [(100, 50), (100, 50), (450, 400)]),
+        ((2, 4), [(300, -20), (900, 380)], [(0, 0), (300, -20), (300, -20), (900, 380)]),
+        (
+            (1, 2, 4),
+            [(100, 50), (300, -20), (900, 380)],
+            [(100, 50), (300, -20), (300, -20), (900, 380)],
+        ),
+        ((4,), [(900, 380)], [(0, 0), (0, 0), (0, 0), (900, 380)]),
+    ],
+    ids=["round 2 missing", "rounds 1 and 3 missing", "round 3 missing", "only round 4"],
+)
+def test_each_total_is_drawn_at_its_own_round_when_rounds_before_it_are_missing(
+    round_numbers: tuple[int, ...],
+    totals: list[tuple[int, int]],
+    full_match: list[tuple[int, int]],
+) -> None:
+    full = running_totals_chart(["Us", "Them"], full_match, rounds_total=4)
+
+    holed = running_totals_chart(
+        ["Us", "Them"], totals, rounds_total=4, round_numbers=round_numbers
+    )
+
+    for full_line, line in zip(full.series, holed.series, strict=True):
+        assert [point.x for point in line.points] == [
+            full_line.points[number].x for number in (0, *round_numbers)
+        ]
+    assert holed.x_ticks == full.x_ticks
+
+
+def test_no_point_is_drawn_at_a_missing_round_the_line_joins_its_neighbours() -> None:
+    full = running_totals_chart(["Us"], [(100,), (100,), (300,)], rounds_total=4)
+
+    holed = running_totals_chart(["Us"], [(100,), (300,)], rounds_total=4, round_numbers=[1, 3])
+
+    missing = full.series[0].points[2]
+    assert missing.x not in {point.x for point in holed.series[0].points}
+    assert holed.series[0].points == full.series[0].points[:2] + full.series[0].points[3:]
+    assert holed.series[0].markers.count("Z") == 2
+
+
+def test_round_numbers_default_to_one_per_total_in_order() -> None:
+    totals = [(100, 50), (300, -20)]
+
+    numbered = running_totals_chart(["Us", "Them"], totals, rounds_total=4, round_numbers=[1, 2])
+
+    assert numbered == running_totals_chart(["Us", "Them"], totals, rounds_total=4)
+
+
+def test_a_round_past_the_last_still_fits_on_the_x_axis() -> None:
+    chart = running_totals_chart(["Us"], [(100,)], rounds_total=4, round_numbers=[6])
+
+    assert [tick.value for tick in chart.x_ticks] == [1, 2, 3, 4, 5, 6]
+    assert chart.series[0].points[-1].x == chart.right
+
+
+def test_round_numbers_must_number_every_total() -> None:
+    with pytest.raises(ValueError):
+        running_totals_chart(["Us"], [(100,), (300,)], rounds_total=4, round_numbers=[1])
+
+
 def test_a_higher_total_is_drawn_higher_up() -> None:
     chart = running_totals_chart(["Us", "Them"], [(2565, 825)], rounds_total=4)
 

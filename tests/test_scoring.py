@@ -448,6 +448,25 @@ def test_by_score_a_missing_rounds_minimum_follows_the_totals_of_the_rounds_befo
     assert result.next_meld_minimums == (90, 15)
 
 
+@pytest.mark.parametrize(
+    ("round_numbers", "next_round", "minimums"),
+    [
+        ((2, 3, 4), 1, (50, 50)),  # from nothing, whatever the later rounds scored
+        ((1, 3, 4), 2, (90, 15)),
+        ((1, 2, 4), 3, (120, 90)),  # round 4's points count for neither side yet
+    ],
+)
+def test_by_score_the_first_missing_round_is_next_at_the_minimums_of_the_rounds_before_it(
+    round_numbers: tuple[int, ...], next_round: int, minimums: tuple[int, ...]
+) -> None:
+    scores = [[1500, -100], [3000, 3000], [5000, 5000]]
+
+    result = standings(BY_SCORE, ["Us", "Them"], scores, round_numbers=round_numbers)
+
+    assert (result.next_round, result.next_meld_minimums) == (next_round, minimums)
+    assert result.rounds_played == 3 and not result.finished
+
+
 def test_once_every_round_is_entered_there_is_no_next_round() -> None:
     result = standings(STANDARD, ["Us", "Them"], [[100, 50]] * 4)
 

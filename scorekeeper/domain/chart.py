@@ -203,18 +203,26 @@ def tie_offsets(totals: Sequence[int]) -> tuple[float, ...]:
 
 
 def running_totals_chart(
-    side_names: Sequence[str], running_totals: Sequence[Sequence[int]], rounds_total: int
+    side_names: Sequence[str],
+    running_totals: Sequence[Sequence[int]],
+    rounds_total: int,
+    *,
+    round_numbers: Sequence[int] | None = None,
 ) -> Chart:
     """Return the chart of each side's running total over the rounds played so far.
 
     The x axis spans every round of the match, so the rounds still to play show as room ahead.
+    `round_numbers` numbers the totals' rounds, 1, 2, 3... unless given: each total is drawn at
+    its own round, so a round missing between entered ones leaves a gap the line spans.
     """
-    return _chart(side_names, running_totals, max(rounds_total, len(running_totals), 1))
+    numbers = range(1, len(running_totals) + 1) if round_numbers is None else round_numbers
+    return _chart(side_names, running_totals, numbers, max(rounds_total, *numbers, 1))
 
 
 def scores_chart(name: str, scores: Sequence[int]) -> Chart:
     """Return the chart of one player's final score in each match, in the order played."""
-    return _chart([name], [(score,) for score in scores], max(len(scores), 1), from_origin=False)
+    rows = [(score,) for score in scores]
+    return _chart([name], rows, range(1, len(rows) + 1), max(len(rows), 1), from_origin=False)
 
 
 def x_labels(count: int) -> tuple[int, ...]:
@@ -228,12 +236,13 @@ def x_labels(count: int) -> tuple[int, ...]:
 def _chart(
     side_names: Sequence[str],
     rows: Sequence[Sequence[int]],
+    numbers: Sequence[int],
     rounds: int,
     *,
     from_origin: bool = True,
 ) -> Chart:
-    """Return the chart of each side's value at x = 1 ... `rounds`, one row of values per x,
-    drawn from 0 at x = 0 when `from_origin`."""
+    """Return the chart of each side's value on an x axis of 1 ... `rounds`, one row of values
+    at each x of `numbers`, drawn from 0 at x = 0 when `from_origin`."""
     values = [value for row in rows for value in row]
     low, high = min([0, *values]), max([0, *values])
     y_values = nice_ticks(low, high if high > low else low + EMPTY_SPAN)
@@ -264,22 +273,26 @@ def _chart(
         x_label_y=bottom + X_LABEL_DROP,
         x_ticks=tuple(Tick(number, x_at(number)) for number in x_labels(rounds)),
         y_ticks=tuple(Tick(value, y_at(value)) for value in y_values),
-        series=_lines(side_names, rows, x_at, y_at, from_origin=from_origin),
+        series=_lines(side_names, rows, numbers, x_at, y_at, from_origin=from_origin),
     )
 
 
 def _lines(
     side_names: Sequence[str],
     running_totals: Sequence[Sequence[int]],
+    numbers: Sequence[int],
     x_at: Callable[[int], float],
     y_at: Callable[[int, float], float],
     *,
     from_origin: bool,
 ) -> tuple[Series, ...]:
     """Return each side's line: from the one point at 0 before the first round (when
-    `from_origin`), then through its running total after each round, drawn beside any side
-    level with it (`tie_offsets`)."""
-    by_round = [(totals, tie_offsets(totals)) for totals in running_totals]
+    `from_origin`), then through its running total after each round, at that round's number
+    in `numbers`, drawn beside any side level with it (`tie_offsets`)."""
+    by_round = [
+        (number, totals, tie_offsets(totals))
+        for number, totals in zip(numbers, running_totals, strict=True)
+    ]
     origin = (Point(x_at(0), y_at(0, 0)),) if from_origin else ()
     return tuple(
         Series(
@@ -289,7 +302,7 @@ def _lines(
                 *origin,
                 *(
                     Point(x_at(number), y_at(totals[index], offsets[index]))
-                    for number, (totals, offsets) in enumerate(by_round, start=1)
+                    for number, totals, offsets in by_round
                 ),
             ),
             from_origin=from_origin,

@@ -15,7 +15,6 @@ from flask import render_template
 from flask_babel import format_date, gettext
 
 from scorekeeper import store
-from scorekeeper.domain.chart import running_totals_chart
 from scorekeeper.domain.records import PERIOD_LABELS
 from scorekeeper.domain.rules import PRESETS, RuleSet
 from scorekeeper.domain.rules_card import RulesCard, rules_card, score_lines
@@ -138,8 +137,6 @@ def sheet_html(printed: PrintedRules, sides: Sequence[str], date: str | None, pa
 
 
 def report_html(view: MatchView, printed: PrintedRules, paper: Paper) -> str:
-    standings = view.standings
-    chart = running_totals_chart(view.side_names, standings.running_totals, view.rules.rounds)
     return render_template(
         "print/match_report.html",
         view=view,
@@ -147,7 +144,7 @@ def report_html(view: MatchView, printed: PrintedRules, paper: Paper) -> str:
         card=printed.card(),
         lines=score_lines(view.rules),
         rounds=played_rounds(view),
-        chart=chart,
+        chart=view.chart(),
         date=format_date(view.match.created_at, "long"),
         paper=paper,
     )

@@ -10,6 +10,7 @@ import re
 from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from scorekeeper.domain.chart import Chart, running_totals_chart
 from scorekeeper.domain.entries import CardCounts, RoundEntry, SideEntry
 from scorekeeper.domain.problems import Problem, ProblemsError
 from scorekeeper.domain.rules import RuleSet
@@ -58,6 +59,15 @@ class MatchView:
             (side.name, side.players)
             for side in sides_of(self.match)
             if not all(_words(player) <= _words(side.name) for player in side.players)
+        )
+
+    def chart(self) -> Chart:
+        """Return the running-totals chart, each round's totals drawn at its own number."""
+        return running_totals_chart(
+            self.side_names,
+            self.standings.running_totals,
+            self.rules.rounds,
+            round_numbers=[scored.number for scored in self.rounds],
         )
 
     def dealer(self, number: int) -> str:

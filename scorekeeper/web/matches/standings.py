@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import render_template, url_for
 
 from scorekeeper import store
-from scorekeeper.domain.chart import running_totals_chart
 from scorekeeper.domain.rules import PRESETS
 from scorekeeper.serving.http import match_or_404
 from scorekeeper.store import MatchView
@@ -30,15 +29,12 @@ def standings_page(view: MatchView, *, token: str | None = None) -> str:
         for number in (scored.number for scored in view.rounds)
         if token is not None
     }
-    chart = running_totals_chart(
-        view.side_names, view.standings.running_totals, view.standings.rounds_total
-    )
     return render_template(
         "matches/standings.html",
         view=view,
         token=token,
         round_urls=round_urls,
-        chart=chart,
+        chart=view.chart(),
         preset=PRESETS.get(view.match.preset),
         house_rules=changed_house_rules(view.match.preset, view.rules),
         forms_to_keep=_forms_to_keep(view, token),
