@@ -18,13 +18,17 @@ PYTEST := $(BIN)/pytest --numprocesses $(PYTEST_WORKERS)
 SOAK_TESTS := tests/test_concurrency.py tests/test_crash.py tests/test_fuzz_api.py \
 	tests/test_fuzz_forms.py
 
+# The phone's scripts (static/*.js) are linted by ESLint and unit-tested by node's test runner,
+# both installed from the npm registry as package-lock.json pins them.
+NODE_MODULES := node_modules/.installed
+
 # Message catalogs: the .po files are committed, the compiled .mo files are built here.
 TRANSLATIONS := scorekeeper/translations
 POT := $(TRANSLATIONS)/messages.pot
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 PYBABEL := $(BIN)/pybabel
 
-.PHONY: run serve test lint bench soak static system-run system-test system-bench clean
+.PHONY: run serve test lint bench soak static system-run system-test system-bench system-node clean
 .PHONY: translations-extract translations-update translations-compile translations-init
 
 run: $(VENV)/.installed system-run instance/config.py translations-compile static
@@ -36,10 +40,12 @@ serve: $(VENV)/.installed system-run translations-compile static
 	$(FLASK) db upgrade
 	$(BIN)/gunicorn --config python:scorekeeper.serving.gunicorn_conf
 
-test: $(VENV)/.installed-test system-test translations-compile static
+test: $(VENV)/.installed-test $(NODE_MODULES) system-test translations-compile static
 	$(BIN)/ruff check scorekeeper stubs tests bench scripts
 	$(BIN)/ruff format --check scorekeeper stubs tests bench scripts
 	$(BIN)/mypy
+	npm run --silent lint
+	npm test --silent
 	env -u DATABASE_URL $(PYTEST)
 	@if $(BIN)/python scripts/postgres-answers.py "$(POSTGRES_TEST_URL)"; then \
 		echo "The tests that use the database again, on PostgreSQL at 127.0.0.1:5432:"; \
@@ -69,9 +75,10 @@ soak: $(VENV)/.installed-test system-test translations-compile static
 		echo "PostgreSQL at 127.0.0.1:5432 not reachable: its soak is skipped"; \
 	fi
 
-lint: $(VENV)/.installed-test
+lint: $(VENV)/.installed-test $(NODE_MODULES)
 	$(BIN)/ruff check --fix scorekeeper stubs tests bench scripts
 	$(BIN)/ruff format scorekeeper stubs tests bench scripts
+	npm run --silent lint -- --fix
 
 # Every user-facing string, found as scorekeeper/babel.cfg says, into the template catalog.
 # Only hidden directories are skipped: Babel's default would skip templates/_partials too.
@@ -108,6 +115,9 @@ static: $(VENV)/.installed
 system-run:
 	scripts/system-packages.sh $(RUN_PACKAGES)
 
+system-node:
+	scripts/node-tools.sh
+
 system-test:
 	scripts/system-packages.sh $(TEST_PACKAGES)
 
@@ -126,9 +136,13 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/bin/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
 
+$(NODE_MODULES): package.json package-lock.json | system-node
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 instance/config.py:
 	$(BIN)/python -c "import secrets; print(f'SECRET_KEY = {secrets.token_hex()!r}')" > $@
 
 clean:
 	-$(FLASK) digest clean >/dev/null
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis $(POT) $(CATALOGS:.po=.mo)
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache .hypothesis $(POT) $(CATALOGS:.po=.mo)

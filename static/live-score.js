@@ -26,7 +26,7 @@
   // An empty field counts as 0; anything but a whole number, signed or not, is no number and
   // says so, as the server reads it (a negative number is the engine's to refuse).
   function wholeNumber(input) {
-    return typedNumber.read(input.value);
+    return self.typedNumber.read(input.value);
   }
 
   // What a side's field holds for the engine: a field that holds no number is read as empty,
@@ -124,11 +124,11 @@
   function showScore(card, side, unreadable) {
     const known = Boolean(side) && !unreadable.some((input) => card.contains(input));
     for (const total of card.querySelectorAll("[data-total]")) {
-      total.textContent = known ? typedNumber.write(side.score) : "–";
+      total.textContent = known ? self.typedNumber.write(side.score) : "–";
     }
     for (const part of card.querySelectorAll("[data-part]")) {
       const value = known ? side.breakdown[part.dataset.part] : 0;
-      part.querySelector("[data-value]").textContent = typedNumber.write(value);
+      part.querySelector("[data-value]").textContent = self.typedNumber.write(value);
       part.hidden = value === 0;
     }
   }

@@ -23,13 +23,13 @@
   let answered = false; // whether the page shows this script's answers, not the server's
 
   function fill(text, values) {
-    return text.replace(/\{(\w+)\}/g, (_whole, key) => typedNumber.write(values[key]));
+    return text.replace(/\{(\w+)\}/g, (_whole, key) => self.typedNumber.write(values[key]));
   }
 
   function read(row) {
     const select = row.querySelector("select");
     const boxes = COUNTS.map((count) => row.querySelector(`input[name$='-${count}']`));
-    const counts = boxes.map((box) => typedNumber.read(box.value));
+    const counts = boxes.map((box) => self.typedNumber.read(box.value));
     return { select, rank: select.value, boxes, counts };
   }
 

@@ -10,7 +10,7 @@
     let written = null; // the sum this script last put in the side's box
 
     function added() {
-      const points = boxes.map((box) => typedNumber.read(box.value));
+      const points = boxes.map((box) => self.typedNumber.read(box.value));
       const typed = boxes.some((box) => box.value.trim() !== "");
       if (!typed || points.includes(null)) return null;
       return points.reduce((sum, value) => sum + value, 0);
@@ -24,9 +24,9 @@
     }
 
     function judge() {
-      boxes.forEach((box) => keep(box, (typedNumber.read(box.value) ?? 0) < 0));
+      boxes.forEach((box) => keep(box, (self.typedNumber.read(box.value) ?? 0) < 0));
       const sum = added();
-      const own = side.value.trim() === "" ? null : typedNumber.read(side.value);
+      const own = side.value.trim() === "" ? null : self.typedNumber.read(side.value);
       keep(side, sum !== null && own !== null && sum !== own);
     }
 

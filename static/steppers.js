@@ -18,7 +18,7 @@
       // Tab goes from box to box; the arrow keys step the box, as a spin button's do.
       button.tabIndex = -1;
       button.addEventListener("click", () => {
-        const current = typedNumber.read(input.value) ?? 0; // "1,200" steps from 1200
+        const current = self.typedNumber.read(input.value) ?? 0; // "1,200" steps from 1200
         input.value = String(stepped(current, Number(button.dataset.step)));
         input.dispatchEvent(new Event("input", { bubbles: true }));
       });
