@@ -1,31 +1,73 @@
-// Registers the service worker, which keeps pages and static files for when the network drops
-// (sw.js), and says plainly when a page shows what this phone kept rather than what the server
-// has now: a page served from the phone's copy, or any page while the phone is offline.
+// Registers the service worker (service-worker.js) and asks it to send what waits on this phone
+// as a page opens online. Says plainly when a page shows what this phone kept rather than what
+// the server has now: a copy kept for when the network drops (which gives way to the server's
+// page as soon as the server answers again), any page while the phone is offline, and the
+// server's answer to a change that waited here, which can be thrown away.
 "use strict";
 
 (() => {
-  const script = document.currentScript;
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register(script.dataset.serviceWorker).catch(() => {
+  const body = document.body;
+  const keptCopy = body.hasAttribute("data-offline-copy");
+  const banner = document.querySelector("[data-offline-banner]");
+  const RETRY_MS = 10_000;
+  const workers = navigator.serviceWorker;
+
+  if (workers) {
+    workers.register(document.currentScript.dataset.serviceWorker).catch(() => {
       // No service worker (a private window, an old browser): pages work online as before.
     });
+    if (navigator.onLine) toWorker({ sendQueue: true });
   }
 
-  const banner = document.querySelector("[data-offline-banner]");
-  const keptCopy = document.body.hasAttribute("data-offline-copy");
-
-  function renderedAt() {
-    const time = new Date(document.body.dataset.renderedAt);
-    return new Intl.DateTimeFormat(document.documentElement.lang, { timeStyle: "short" }).format(time);
+  // Post a message to the service worker; resolve once it replied, or at once without one.
+  async function toWorker(message) {
+    const worker = (await workers?.ready)?.active;
+    if (!worker) return;
+    const channel = new MessageChannel();
+    const replied = new Promise((resolve) => {
+      channel.port1.onmessage = resolve;
+    });
+    worker.postMessage(message, [channel.port2]);
+    if (message.throwAway) await replied;
   }
 
-  function show() {
+  function showBanner() {
     const offline = keptCopy || !navigator.onLine;
     banner.hidden = !offline;
-    if (offline) banner.textContent = banner.dataset.template.replace("%(time)s", renderedAt());
+    if (!offline) return;
+    const time = self.localTime(body.dataset.renderedAt, document.documentElement.lang);
+    banner.textContent = banner.dataset.template.replace("%(time)s", time);
   }
 
-  window.addEventListener("online", show);
-  window.addEventListener("offline", show);
-  show();
+  // A kept copy gives way to the page as the server has it, once the server answers.
+  async function refreshWhenBack() {
+    try {
+      await fetch(location.href, { method: "HEAD", cache: "no-store" });
+    } catch {
+      return; // not yet
+    }
+    location.reload();
+  }
+
+  window.addEventListener("online", showBanner);
+  window.addEventListener("offline", showBanner);
+  showBanner();
+  if (keptCopy) {
+    window.addEventListener("online", refreshWhenBack);
+    setInterval(refreshWhenBack, RETRY_MS);
+  }
+
+  // The server's answer to a change that waited on this phone: saved again from here, it
+  // replaces the change; thrown away, it goes, with its draft, and the page shows afresh.
+  const refused = body.dataset.refusedChange;
+  const notice = document.querySelector("[data-refused-notice]");
+  if (!refused || !notice) return;
+  notice.hidden = false;
+  const throwAway = notice.querySelector("[data-refused-throw-away]");
+  throwAway.addEventListener("click", async () => {
+    if (!window.confirm(throwAway.dataset.confirm)) return;
+    await toWorker({ throwAway: refused });
+    document.dispatchEvent(new Event("change-thrown-away"));
+    location.reload();
+  });
 })();

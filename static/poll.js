@@ -1,25 +1,29 @@
 // Keeps a standings page current: asks the API every few seconds whether the match changed
 // (If-None-Match, so an unchanged match costs a 304), and on a new version swaps in the page's
-// fresh match region.
+// fresh match region; at once too when this phone's own waiting changes reached the server. A
+// finished match asks no more. A copy kept on the phone is not polled: it gives way to the
+// server's page as a whole (offline.js).
 "use strict";
 
 (() => {
   const INTERVAL_MS = 4000;
   const SELECTOR = "[data-poll-url]";
+  const region = () => document.querySelector(SELECTOR);
+  if (!region() || document.body.hasAttribute("data-offline-copy")) return;
   let etag = null;
 
   async function refresh() {
     const response = await fetch(window.location.href, { cache: "no-store" });
     if (!response.ok) return;
     const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
-    const region = fresh.querySelector(SELECTOR);
-    if (!region) return;
-    const current = document.querySelector(SELECTOR);
+    const freshRegion = fresh.querySelector(SELECTOR);
+    if (!freshRegion) return;
+    const current = region();
     const open = [...current.querySelectorAll("details[open] > summary")].map(placeOf);
     const focused = current.contains(document.activeElement) && placeOf(document.activeElement);
-    current.replaceWith(region);
-    open.forEach((place) => at(region, place)?.parentElement.setAttribute("open", ""));
-    if (focused) at(region, focused)?.focus();
+    current.replaceWith(freshRegion);
+    open.forEach((place) => at(freshRegion, place)?.parentElement.setAttribute("open", ""));
+    if (focused) at(freshRegion, focused)?.focus();
     document.dispatchEvent(new Event("standings-refreshed")); // for what the region's scripts add
   }
 
@@ -33,14 +37,14 @@
     return row && { row: row.id, index: [...row.querySelectorAll(IN_ROW)].indexOf(element) };
   }
 
-  function at(region, place) {
-    const row = place && region.querySelector(`tr[id="${place.row}"]`);
+  function at(freshRegion, place) {
+    const row = place && freshRegion.querySelector(`tr[id="${place.row}"]`);
     return row?.querySelectorAll(IN_ROW)[place.index];
   }
 
   async function poll() {
-    const page = document.querySelector(SELECTOR);
-    if (!page || document.hidden) return;
+    const page = region();
+    if (document.hidden) return;
     const headers = { Accept: "application/json" };
     if (etag) headers["If-None-Match"] = etag;
     const response = await fetch(page.dataset.pollUrl, { headers, cache: "no-store" });
@@ -56,8 +60,9 @@
     } catch {
       // Offline for a moment: the next turn tries again.
     }
-    setTimeout(loop, INTERVAL_MS);
+    if (!region().hasAttribute("data-finished")) setTimeout(loop, INTERVAL_MS);
   }
 
-  if (document.querySelector(SELECTOR)) setTimeout(loop, INTERVAL_MS);
+  document.addEventListener("match-changed", () => refresh().catch(() => {}));
+  if (!region().hasAttribute("data-finished")) setTimeout(loop, INTERVAL_MS);
 })();

@@ -1,92 +1,97 @@
-// The standings under an edit link, with the rounds this phone saved that the server does not
-// have yet: each listed as waiting to send, or as refused with a link back to its form. The
-// queue is sent on opening the page, when the network comes back, and every half minute; once
-// a round is stored, the standings are read again. With a network, the page also asks the
-// service worker to keep the forms of the rounds still to play, to open them offline.
+// The standings under an edit link, with the changes this phone saved that the server does not
+// have yet (round-queue.js): each listed as waiting to send, as waiting behind a change the
+// server refused, or as refused, with a link to where it opens. The button to enter the next
+// round skips the rounds waiting here. The page asks the service worker to keep the forms of
+// the rounds still to play, to open them offline; the drafts of the changes sent are done with.
 "use strict";
 
 (() => {
-  if (!self.roundQueue || !document.querySelector("[data-queued-rounds]")) return;
-  const standings = location.pathname;
+  const queue = self.roundQueue;
+  const list = () => document.querySelector("[data-queued-rounds]"); // poll.js replaces it
+  if (!queue || !list()) return;
+  const { match } = list().dataset;
+  const standings = location.origin + location.pathname;
   const keptCopy = document.body.hasAttribute("data-offline-copy");
   const RESEND_MS = 30_000;
+  const workers = navigator.serviceWorker;
 
-  const list = () => document.querySelector("[data-queued-rounds]"); // poll.js replaces it
-  const entered = () => JSON.parse(list().dataset.entered);
-  const label = (template, round) => template.replaceAll("%(round)s", String(round));
-  const ofThisMatch = (round) => new URL(round.url).pathname.startsWith(`${standings}/rounds/`);
-  const queuedHere = async () => (await roundQueue.all()).filter(ofThisMatch);
+  const fill = (template, values) =>
+    template.replace(/%\((\w+)\)s/g, (whole, key) => String(values[key] ?? whole));
 
   async function show() {
-    const queued = (await queuedHere()).sort((a, b) => a.round - b.round);
     const shown = list();
-    shown.replaceChildren(...queued.map((round) => item(shown, round)));
-    shown.hidden = queued.length === 0;
-    nextRound(queued);
-    forgetSentDrafts(shown);
+    const changes = queue.shown((await queue.all()).filter((kept) => kept.match === match));
+    shown.replaceChildren(...changes.map((kept) => item(shown.dataset, kept)));
+    shown.hidden = changes.length === 0;
+    showNextRound(JSON.parse(shown.dataset.nextRounds), changes);
+    self.drafts?.keptIn(storage()).forgetSent(match);
+    return changes;
   }
 
-  function item(shown, round) {
+  function item(texts, kept) {
     const line = document.createElement("li");
-    if (round.state === roundQueue.REFUSED) {
+    const change = fill(JSON.parse(texts.changeNames)[kept.change], { round: kept.round });
+    if (kept.state === queue.REFUSED) {
       const link = document.createElement("a");
-      link.href = round.url;
-      link.textContent = label(shown.dataset.refused, round.round);
+      link.href = kept.form;
+      link.textContent = fill(texts.refused, { change });
       line.append(link);
       line.className = "is-refused";
+    } else if (kept.state === queue.BEHIND) {
+      line.textContent = fill(texts.behind, { change, round: kept.blocker.round });
     } else {
-      line.textContent = label(shown.dataset.waiting, round.round);
+      line.textContent = fill(texts.waiting, { change });
     }
     return line;
   }
 
-  // The button to the next round skips the rounds waiting here, as the server will have them.
-  function nextRound(queued) {
+  // The next round to enter: the first still to play that no change waiting here enters.
+  function showNextRound(rounds, changes) {
     const button = document.querySelector("[data-enter-round]");
-    if (!button || queued.length === 0) return; // as the server rendered it
-    const taken = new Set([...entered(), ...queued.map((round) => round.round)]);
-    const rounds = Number(button.dataset.rounds);
-    const next = Array.from({ length: rounds }, (_, index) => index + 1).find((n) => !taken.has(n));
-    button.hidden = next === undefined;
-    if (next === undefined) return;
-    button.href = label(button.dataset.urlTemplate, next);
-    button.textContent = label(button.dataset.labelTemplate, next);
+    const dealer = document.querySelector("[data-next-dealer]");
+    if (!button) return;
+    const entering = new Set(changes.filter((kept) => kept.change === queue.NEW).map((k) => k.round));
+    const next = rounds.find(({ round }) => !entering.has(round));
+    for (const shown of [button, dealer]) if (shown) shown.hidden = !next;
+    if (!next) return;
+    button.href = next.url;
+    button.textContent = next.label;
+    if (dealer) dealer.textContent = next.dealer;
   }
 
-  // A draft sent as a round the standings show entered has done its work.
-  function forgetSentDrafts(shown) {
-    if (keptCopy) return;
-    for (const round of entered()) {
-      for (const mode of ["new", "edit"]) {
-        const key = `scorekeeper.draft.${shown.dataset.match}:${round}:${mode}`;
-        try {
-          if (JSON.parse(localStorage.getItem(key))?.sent) localStorage.removeItem(key);
-        } catch {
-          // Storage refused: there is no draft to forget.
-        }
-      }
+  function storage() {
+    try {
+      return localStorage;
+    } catch {
+      return null;
     }
   }
 
-  async function send() {
-    if (!navigator.onLine) return;
-    const before = (await queuedHere()).length;
-    await roundQueue.sendAll();
-    if ((await queuedHere()).length < before) location.reload(); // as the server has it now
-    else await show();
+  async function toWorker(message) {
+    (await workers?.ready)?.active?.postMessage(message);
   }
 
   // The forms of the rounds still to play, and these standings when they came before the
   // service worker did (the first visit): a round saved offline comes back to them.
-  function keepPages() {
-    const pages = JSON.parse(list().dataset.keepPages);
-    if (!navigator.serviceWorker?.controller) pages.push(standings);
-    navigator.serviceWorker?.ready.then((worker) => worker.active?.postMessage({ keepPages: pages }));
+  function keepForms() {
+    const forms = JSON.parse(list().dataset.nextRounds).map((next) => new URL(next.url, location).href);
+    if (!workers?.controller) forms.push(standings);
+    toWorker({ keepForms: { standings, forms } });
   }
 
-  show().then(send);
-  if (!keptCopy && navigator.onLine) keepPages();
-  window.addEventListener("online", send);
+  // What the service worker sent or kept changes the match: the standings show it afresh.
+  workers?.addEventListener("message", async (event) => {
+    if (!event.data?.queueChanged) return;
+    await show();
+    document.dispatchEvent(new Event("match-changed"));
+  });
   document.addEventListener("standings-refreshed", show);
-  setInterval(send, RESEND_MS);
+  window.addEventListener("online", () => toWorker({ sendQueue: true }));
+  setInterval(async () => {
+    const waiting = (await show()).some((kept) => kept.state === queue.WAITING);
+    if (waiting && navigator.onLine) toWorker({ sendQueue: true });
+  }, RESEND_MS);
+
+  show();
+  if (!keptCopy && navigator.onLine) keepForms();
 })();

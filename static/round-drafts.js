@@ -1,92 +1,87 @@
-// What is typed into a round form stays on this phone (localStorage) as it is typed, one draft
-// per match and round: leaving the page, Back, a reload or a crash brings it back. A draft goes
-// once the round it was sent as is stored (queued-rounds.js, on the standings), or when Cancel
-// throws it away, which asks first. A queued round the server refused comes back in place of
-// its form, as the server answered it: with its messages and everything typed.
+// The round form's draft (drafts.js): written as the table types, put back into the form or
+// offered as the form opens, each time with a word that says so, and removed by saving, by
+// Cancel, or by the notice's "Throw it away".
 "use strict";
 
 (() => {
   const form = document.querySelector("form[data-draft]");
-  if (!form) return;
-  const key = `scorekeeper.draft.${form.dataset.draft}`;
-  const fields = () => [...form.elements].filter((field) => field.name && keeps(field));
-  const initial = snapshot();
+  const notice = document.querySelector("[data-draft-notice]");
+  if (!form || !notice || !self.drafts) return;
+  const { drafts } = self;
+  const name = form.dataset.draft;
+  const kept = drafts.keptIn(storage());
+  const over = form.elements.version?.value ?? "";
+  const fresh = form.dataset.formState === "fresh";
+  const fields = () => [...form.elements];
+  const asDrawn = drafts.valuesOf(fields()); // as the server drew the form
+  const draft = kept.read(name);
+  const putBackButton = notice.querySelector("[data-draft-put-back]");
+  let filling = false;
 
-  // Only what the table types: never the form's token, operation id or version.
-  function keeps(field) {
-    return field.type !== "hidden" && field.type !== "submit" && field.type !== "button";
-  }
-
-  function snapshot() {
-    return Object.fromEntries(
-      fields()
-        .filter((field) => (field.type !== "radio" && field.type !== "checkbox") || field.checked)
-        .map((field) => [field.name, field.value]),
-    );
-  }
-
-  function read() {
+  function storage() {
     try {
-      return JSON.parse(localStorage.getItem(key));
+      return localStorage;
     } catch {
-      return null;
+      return null; // refused outright: no draft is kept
     }
   }
 
-  function write(draft) {
-    try {
-      if (draft) localStorage.setItem(key, JSON.stringify(draft));
-      else localStorage.removeItem(key);
-    } catch {
-      // Storage refused (private browsing): the form works as without this script.
-    }
+  const typedNow = (options) => drafts.typed(drafts.valuesOf(fields()), over, options);
+
+  function write() {
+    if (!filling) kept.write(name, typedNow());
   }
 
-  function restore(values) {
-    for (const field of fields()) {
-      if (!(field.name in values)) {
-        if (field.type === "radio" || field.type === "checkbox") field.checked = false;
-        continue;
-      }
-      if (field.type === "radio" || field.type === "checkbox") {
-        field.checked = values[field.name] === field.value;
-      } else {
-        field.value = values[field.name];
-      }
-    }
-    form.dispatchEvent(new Event("input", { bubbles: true })); // the live score follows
+  // Fill the form as the table would have typed it: the live score follows.
+  function put(values) {
+    filling = true;
+    drafts.fill(fields(), values);
+    form.dispatchEvent(new Event("input", { bubbles: true }));
+    filling = false;
   }
 
-  const changed = () => JSON.stringify(snapshot()) !== JSON.stringify(initial);
+  function say(template, { offer = false } = {}) {
+    const time = self.localTime(draft.typedAt, document.documentElement.lang);
+    notice.querySelector("[data-draft-says]").textContent = template.replace("%(time)s", time);
+    putBackButton.hidden = !offer;
+    notice.hidden = false;
+  }
 
-  // A page the server answered a save with holds what was sent: it is the draft now.
-  const draft = read();
-  if (form.dataset.formState === "fresh" && draft && !draft.sent) restore(draft.values);
-  else if (form.dataset.formState !== "fresh") write({ values: snapshot(), sent: false });
+  const fate = drafts.fate(draft, { fresh, over });
+  if (fate === drafts.PUT_BACK) {
+    put(draft.values);
+    say(notice.dataset.putBack);
+  } else if (fate === drafts.OFFERED) {
+    say(notice.dataset.offered, { offer: true });
+  }
+  if (!fresh) write(); // a page that answered a save holds what was sent: it is the draft now
 
-  form.addEventListener("input", () => write({ values: snapshot(), sent: false }));
-  form.addEventListener("change", () => write({ values: snapshot(), sent: false }));
-  form.addEventListener("submit", () => write({ values: snapshot(), sent: true }));
+  form.addEventListener("input", write);
+  form.addEventListener("change", write);
+  form.addEventListener("submit", () => kept.write(name, typedNow({ sent: true })));
+
+  putBackButton.addEventListener("click", () => {
+    put(draft.values);
+    kept.write(name, draft);
+    say(notice.dataset.putBack);
+  });
+
+  notice.querySelector("[data-draft-throw-away]").addEventListener("click", () => {
+    kept.remove(name);
+    put(asDrawn);
+    notice.hidden = true;
+  });
 
   const cancel = document.querySelector("[data-cancel]");
   cancel?.addEventListener("click", (event) => {
-    if ((changed() || read()?.values) && !window.confirm(cancel.dataset.confirm)) {
+    const typed = !drafts.same(drafts.valuesOf(fields()), asDrawn) || kept.read(name);
+    if (typed && !window.confirm(cancel.dataset.confirm)) {
       event.preventDefault();
       return;
     }
-    write(null);
+    kept.remove(name);
   });
 
-  // A queued round that the server refused: its answer replaces the form it came from.
-  self.roundQueue?.all().then((queued) => {
-    const refused = queued.find(
-      (round) => round.state === roundQueue.REFUSED && new URL(round.url).pathname === location.pathname,
-    );
-    if (!refused) return;
-    roundQueue.remove(refused.operation).then(() => {
-      document.open();
-      document.write(refused.page);
-      document.close();
-    });
-  });
+  // A refused change, on the page that shows the server's answer to it, thrown away (offline.js).
+  document.addEventListener("change-thrown-away", () => kept.remove(name));
 })();

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
@@ -55,8 +56,7 @@ def service_worker() -> Response:
     """Serve the service worker, which names the static files of this release: a release with
     other files is a new service worker, which replaces the old one and its cache."""
     shell = [url_for(endpoint) for endpoint in SHELL_PAGES] + _static_urls()
-    version = hashlib.sha256("\n".join(shell).encode()).hexdigest()[:16]
-    script = render_template("sw.js", shell=shell, version=version)
+    script = render_template("sw.js", shell=shell, version=release())
     response = Response(script, mimetype="text/javascript")
     # The browser asks for a new release after each page it opens: the same one costs a 304.
     # The tag is weak, as compression would mark a strong one with its encoding (Flask-Compress).
@@ -69,6 +69,29 @@ def service_worker() -> Response:
 @bp.get("/offline")
 def offline() -> str:
     return render_template("offline.html")
+
+
+def release() -> str:
+    """Return the name of this release of the app, which changes with every file its pages are
+    made of: templates, code, message catalogs and the static files' hashed names."""
+    assert current_app.template_folder is not None and current_app.static_folder is not None
+    static = Path(current_app.static_folder)
+    return _release(Path(current_app.root_path), Path(current_app.template_folder), static)
+
+
+@cache
+def _release(package: Path, templates: Path, static: Path) -> str:
+    files = [
+        *((templates, path) for path in templates.rglob("*")),
+        *((package, path) for pattern in ("*.py", "*.mo") for path in package.rglob(pattern)),
+        (static, static / "cache_manifest.json"),
+    ]
+    digest = hashlib.sha256()
+    for folder, path in sorted(files):
+        if path.is_file():
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _static_urls() -> list[str]:

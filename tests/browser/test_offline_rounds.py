@@ -60,8 +60,10 @@ def wait_until_kept(page: Page, pages: list[str]) -> None:
 
 
 def forms_to_keep(page: Page) -> list[str]:
+    """Return the forms of the rounds still to play, which the standings ask to keep."""
     forms: list[str] = page.evaluate(
-        "JSON.parse(document.querySelector('[data-queued-rounds]').dataset.keepPages)"
+        """JSON.parse(document.querySelector('[data-queued-rounds]').dataset.nextRounds)
+          .map((next) => new URL(next.url, location).href)"""
     )
     return forms
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import ParamSpec, TypeVar
 
 from babel.lists import format_list
-from flask import Blueprint, Response
+from flask import Blueprint, Response, current_app, g, request
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
+from scorekeeper.extensions import csrf
 from scorekeeper.i18n import problem_message
 from scorekeeper.serving.http import error_page, match_or_404, opened_by
 from scorekeeper.store import MatchView
@@ -30,6 +33,9 @@ BREAKDOWN_LABELS = {
 }
 
 Page = str | tuple[str, int]
+Params = ParamSpec("Params")
+Answer = TypeVar("Answer")
+IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
 @bp.app_template_filter()
@@ -64,3 +70,27 @@ def token_replaced(_error: store.TokenRefused) -> Response:
 def editable_match(public_id: str, token: str) -> Match:
     """Return the match the token opens for editing; refuse a wrong token with 403."""
     return opened_by(match_or_404(public_id), token)
+
+
+def sent_from_the_phone(view: Callable[Params, Answer]) -> Callable[Params, Answer]:
+    """Let a change to a round through on its Idempotency-Key, when that is the form's own
+    operation id, in place of the session's CSRF token.
+
+    The service worker sends every change to a round so, and a change that waited on the phone
+    may arrive after the session cookie its CSRF token belongs to has ended (the browser was
+    closed). It needs no cookie for its authority: the edit token in its address opens the
+    match, and no page of another site can make a browser send a header of its own without a
+    CORS preflight, which this app never allows, so the header shows the change comes from the
+    app's own pages. Without the header, the CSRF token is checked as on any form.
+    """
+
+    @wraps(view)
+    def checked(*args: Params.args, **kwargs: Params.kwargs) -> Answer:
+        key = request.headers.get(IDEMPOTENCY_KEY)
+        if key and key == request.form.get("operation"):
+            g.csrf_valid = True  # as Flask-WTF marks a request whose token it checked
+        elif current_app.config["WTF_CSRF_ENABLED"]:
+            csrf.protect()
+        return view(*args, **kwargs)
+
+    return csrf.exempt(checked)

@@ -3,11 +3,12 @@ version) and double taps (the form's operation id)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
@@ -16,6 +17,7 @@ from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.domain.validation import points_step, round_number_problems
 from scorekeeper.store import MatchView, ScoredRound
 from scorekeeper.store.models import Match
+from scorekeeper.web.app_shell import release
 from scorekeeper.web.forms import (
     COUNTS,
     NOT_A_WHOLE_NUMBER,
@@ -25,7 +27,7 @@ from scorekeeper.web.forms import (
     new_operation_id,
     round_form,
 )
-from scorekeeper.web.matches.blueprint import Page, bp, editable_match
+from scorekeeper.web.matches.blueprint import Page, bp, editable_match, sent_from_the_phone
 
 
 class Meanwhile(StrEnum):
@@ -37,6 +39,7 @@ class Meanwhile(StrEnum):
 
 
 @bp.route("/m/<public_id:public_id>/edit/<token>/rounds/new", methods=["GET", "POST"])
+@sent_from_the_phone
 def new_round(public_id: str, token: str) -> Page | Response:
     match = editable_match(public_id, token)
     view = store.match_view(match)
@@ -45,7 +48,7 @@ def new_round(public_id: str, token: str) -> Page | Response:
         flash(gettext("Every round of this match is entered; edit a round to change it."))
         return standings_redirect(match, token)
     if not form.is_submitted():
-        return round_page(view, form, number)
+        return _new_round_shown(view, form, number, token)
     if not form.validate():
         return _unsaved_page(view, form, number)
     entry = form.entry(number)
@@ -77,14 +80,29 @@ def _refused_new_round(
     return standings_redirect(match, token, number)
 
 
+def _new_round_shown(view: MatchView, form: RoundForm, number: int, token: str) -> Response:
+    """Show the form of the round asked for, under its own address: a round asked for that the
+    match has not, or has entered already, gives way to the next one to enter."""
+    asked = request.args.get("round", type=int)
+    if asked is None or asked == number:
+        return kept_form(view, number, lambda: round_page(view, form, number))
+    if view.entered_round(asked):
+        flash(gettext("Round %(round)s is already entered.", round=asked))
+    url = url_for(".new_round", public_id=view.match.public_id, token=token, round=number)
+    return redirect(url, 303)
+
+
 @bp.route("/m/<public_id:public_id>/edit/<token>/rounds/<int:number>", methods=["GET", "POST"])
+@sent_from_the_phone
 def edit_round(public_id: str, token: str, number: int) -> Page | Response:
     match = editable_match(public_id, token)
     view = store.match_view(match)
+    if request.method == "POST" and (deleted := _deleted_meanwhile_page(view, number)):
+        return deleted
     stored = stored_round(view, number)
     form = edit_round_form(view, stored)
     if not form.is_submitted():
-        return round_page(view, form, number, stored=stored)
+        return kept_form(view, number, lambda: round_page(view, form, number, stored=stored))
     if not form.validate():
         return _unsaved_page(view, form, number, stored)
     try:
@@ -108,6 +126,7 @@ def edit_round(public_id: str, token: str, number: int) -> Page | Response:
 
 
 @bp.post("/m/<public_id:public_id>/edit/<token>/rounds/<int:number>/delete")
+@sent_from_the_phone
 def delete_round(public_id: str, token: str, number: int) -> Page | Response:
     match = editable_match(public_id, token)
     view = store.match_view(match)
@@ -122,8 +141,9 @@ def delete_round(public_id: str, token: str, number: int) -> Page | Response:
             version=hidden_number(delete_form.version) or 0,
             operation_id=delete_form.operation.data or None,
         )
-    except store.RoundNotFound:
-        abort(404)
+    except store.RoundNotFound:  # deleted meanwhile, on another phone: as this phone meant
+        flash(gettext("Round %(round)s was already deleted.", round=number))
+        return standings_redirect(match, token)
     except store.StaleVersion as stale:
         shown = _form(view, stale.current.entry, from_request=False)
         return _conflict_page(view, shown, stale.current, Meanwhile.CHANGED_BEFORE_DELETE)
@@ -170,6 +190,33 @@ def _form(view: MatchView, entry: RoundEntry | None = None, **options: Any) -> R
     """Return the round form of the match: a card per side, a box per player of a pair."""
     players = store.side_players(view.match)
     return round_form(view.side_names, view.rules, entry, side_players=players, **options)
+
+
+def kept_form(view: MatchView, number: int, page: Callable[[], str]) -> Response:
+    """Answer a round form's GET with a validator. A phone keeps the forms of the rounds still
+    to play, to enter them offline, and asks for each again with If-None-Match: a form that
+    would look the same (the same match at the same version, round, language and release)
+    costs a 304, and is not drawn."""
+    tag = f"{release()}.{get_locale()}.{view.match.version}.{number}"
+    if request.if_none_match.contains_weak(tag):
+        response = Response(status=304)
+    else:
+        response = make_response(page())
+    response.set_etag(tag, weak=True)  # beside no-store: only the phone's own copy is kept
+    return response
+
+
+def _deleted_meanwhile_page(view: MatchView, number: int) -> Page | None:
+    """Show a correction of a round deleted since its form was drawn (the match lacks it, and
+    the form's version is one a deleted round reached) with what was typed, to enter again;
+    None for a round that never was."""
+    if view.entered_round(number) is not None:
+        return None
+    form = _form(view)
+    version = hidden_number(form.version) or 0
+    if not 0 < version <= view.match.round_version_floor:
+        return None
+    return _changed_meanwhile_page(view, form, number)
 
 
 def stored_round(view: MatchView, number: int) -> ScoredRound:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import render_template, url_for
+from flask_babel import gettext
 
 from scorekeeper import store
 from scorekeeper.domain.rules import PRESETS
@@ -37,19 +38,27 @@ def standings_page(view: MatchView, *, token: str | None = None) -> str:
         chart=view.chart(),
         preset=PRESETS.get(view.match.preset),
         house_rules=changed_house_rules(view.match.preset, view.rules),
-        forms_to_keep=_forms_to_keep(view, token),
+        rounds_to_enter=_rounds_to_enter(view, token),
     )
 
 
-def _forms_to_keep(view: MatchView, token: str | None) -> list[str]:
-    """Return the forms of the rounds still to play, for a phone to keep and open offline: the
-    next round's under the address its button links to, and each one's by its number."""
-    if token is None or view.next_round is None:
+def _rounds_to_enter(view: MatchView, token: str | None) -> list[dict[str, object]]:
+    """Return the rounds still to play, in order, each with its form's address, the label of
+    the button to it and who deals it. The first is the next to enter; a phone with rounds
+    waiting on it offers the first that none of them enters (queued-rounds.js), and keeps every
+    one's form to enter it offline."""
+    if token is None:
         return []
     public_id = view.match.public_id
-    next_round = url_for(".new_round", public_id=public_id, token=token)
-    return [next_round] + [
-        url_for(".new_round", public_id=public_id, token=token, round=number)
+    return [
+        {
+            "round": number,
+            "url": url_for(".new_round", public_id=public_id, token=token, round=number),
+            "label": gettext("Enter round %(round)s", round=number),
+            "dealer": gettext(
+                "%(player)s deals round %(round)s.", player=view.dealer(number), round=number
+            ),
+        }
         for number in range(1, view.rules.rounds + 1)
         if view.entered_round(number) is None
     ]
