@@ -305,6 +305,49 @@ def test_polling_an_unknown_match_is_not_found(client: FlaskClient) -> None:
     assert response.json["errors"][0]["message"]
 
 
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_polling_with_a_compressed_answers_etag_costs_a_304_until_the_match_changes(
+    client: FlaskClient, match: StoredMatch, enter: Send, statements: list[str], encoding: str
+) -> None:
+    url = f"/api/v1/matches/{match.public_id}"
+    compressed = {"Accept-Encoding": encoding}
+    etag = client.get(url, headers=compressed).headers["ETag"]
+    statements.clear()
+
+    unchanged = client.get(url, headers={**compressed, "If-None-Match": etag})
+    reads = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    changed = client.get(url, headers={**compressed, "If-None-Match": etag})
+
+    assert etag == f'"1:{encoding}"'
+    assert (unchanged.status_code, unchanged.data) == (304, b"")
+    assert len(reads) == 1  # the version alone
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] == f'"2:{encoding}"'
+
+
+@pytest.mark.parametrize(
+    ("tags", "status"),
+    [
+        pytest.param('"2:br"', 304, id="the version with brotli"),
+        pytest.param('"2:gzip"', 304, id="the version with gzip"),
+        pytest.param('W/"2:br"', 304, id="a weak tag, which If-None-Match compares weakly"),
+        pytest.param('"1:gzip", "2:br"', 304, id="one of many tags"),
+        pytest.param('"1:br"', 200, id="an older version with brotli"),
+        pytest.param('"2:zstd"', 200, id="an encoding the app does not answer in"),
+    ],
+)
+def test_if_none_match_names_the_matchs_version_with_its_encoding_or_without(
+    client: FlaskClient, match: StoredMatch, enter: Send, tags: str, status: int
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+
+    response = client.get(f"/api/v1/matches/{match.public_id}", headers={"If-None-Match": tags})
+
+    assert response.status_code == status
+    assert response.headers["ETag"] == '"2"'
+
+
 @pytest.mark.parametrize(
     ("second_round", "winner", "draw"),
     [
@@ -645,6 +688,46 @@ def test_a_stale_delete_is_refused(client: FlaskClient, match: StoredMatch, ente
     assert read(client, match)["totals"] == [2565, 825]
 
 
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_an_edit_and_a_delete_take_the_etag_of_a_compressed_answer(
+    client: FlaskClient, match: StoredMatch, enter: Send, encoding: str
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    url = f"/api/v1/matches/{match.public_id}/rounds/1"
+    compressed = {**bearer(match), "Accept-Encoding": encoding}
+    etag = client.get(url, headers=compressed).headers["ETag"]
+
+    edited = client.put(
+        url, json={"sides": [STAYED_IN, WENT_OUT]}, headers={**compressed, "If-Match": etag}
+    )
+    deleted = client.delete(url, headers={**compressed, "If-Match": edited.headers["ETag"]})
+
+    assert etag == f'"1:{encoding}"'
+    assert edited.status_code == 200
+    assert edited.headers["ETag"] == f'"2:{encoding}"'
+    assert deleted.status_code == 204
+    assert read(client, match)["rounds"] == []
+
+
+@pytest.mark.parametrize("method", ["put", "delete"])
+def test_a_stale_etag_of_a_compressed_answer_is_refused(
+    client: FlaskClient, match: StoredMatch, enter: Send, method: str
+) -> None:
+    enter(match, 1, WENT_OUT, STAYED_IN)
+    url = f"/api/v1/matches/{match.public_id}/rounds/1"
+    stale = client.get(url, headers={"Accept-Encoding": "gzip"}).headers["ETag"]
+    client.put(url, json={"sides": [STAYED_IN, WENT_OUT]}, headers={**bearer(match), **if_match(1)})
+
+    response = getattr(client, method)(
+        url, json={"sides": [WENT_OUT, STAYED_IN]}, headers={**bearer(match), "If-Match": stale}
+    )
+
+    assert stale == '"1:gzip"'
+    assert response.status_code == 412
+    assert response.headers["ETag"] == '"2"'
+    assert read(client, match)["totals"] == [825, 2565]
+
+
 @pytest.mark.parametrize(
     ("tags", "status"),
     [
@@ -656,6 +739,10 @@ def test_a_stale_delete_is_refused(client: FlaskClient, match: StoredMatch, ente
         pytest.param('W/"1"', 412, id="a weak tag, which If-Match never matches"),
         pytest.param(f'"{"9" * 5000}"', 412, id="a tag of 5,000 digits"),
         pytest.param('"one"', 412, id="a tag that is no version"),
+        pytest.param('"1:br"', 200, id="the round's tag with brotli"),
+        pytest.param('"1:gzip"', 200, id="the round's tag with gzip"),
+        pytest.param('W/"1:gzip"', 412, id="a weak tag with its encoding"),
+        pytest.param('"1:zstd"', 412, id="an encoding the app does not answer in"),
     ],
 )
 def test_if_match_applies_a_change_when_any_of_its_tags_is_the_rounds(

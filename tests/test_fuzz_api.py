@@ -91,4 +91,6 @@ def test_every_operation_answers_as_documented_and_never_fails(
         case.path_parameters["public_id"] = opened.public_id
         if case.headers and "Authorization" in case.headers:
             case.headers["Authorization"] = f"Bearer {opened.edit_token}"
+    # The in-process client reads bodies as sent, and JSON is sent compressed when it may be.
+    case.headers = {**(case.headers or {}), "Accept-Encoding": "identity"}
     case.call_and_validate()

@@ -1,14 +1,26 @@
-"""Static files under content-hashed names, kept a year and compressed; pages compressed too."""
+"""Static files under content-hashed names, kept a year and compressed; pages and JSON
+compressed too."""
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+import brotli
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.documents import FORMAT
 from scorekeeper.serving.static_files import IMMUTABLE
+
+if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
+    from conftest import CreateMatch
+
+DECOMPRESS: dict[str, Callable[[bytes], bytes]] = {"br": brotli.decompress, "gzip": gzip.decompress}
 
 
 def stylesheet_url(app: Flask) -> str:
@@ -42,6 +54,36 @@ def test_a_page_is_sent_compressed_to_a_browser_that_takes_it(client: FlaskClien
 
     assert response.headers["Content-Encoding"] == "br"
     assert "Accept-Encoding" in response.headers["Vary"]
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_a_matchs_json_is_sent_compressed_its_etag_marked_with_the_encoding(
+    client: FlaskClient, create_match: CreateMatch, encoding: str
+) -> None:
+    match = create_match()
+
+    response = client.get(
+        f"/api/v1/matches/{match.public_id}", headers={"Accept-Encoding": encoding}
+    )
+
+    assert response.headers["Content-Encoding"] == encoding
+    assert response.headers["ETag"] == f'"1:{encoding}"'
+    assert json.loads(DECOMPRESS[encoding](response.data))["version"] == 1
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_an_exported_match_downloads_compressed(
+    client: FlaskClient, create_match: CreateMatch, encoding: str
+) -> None:
+    match = create_match()
+
+    response = client.get(
+        f"/api/v1/matches/{match.public_id}/export", headers={"Accept-Encoding": encoding}
+    )
+
+    assert response.headers["Content-Encoding"] == encoding
+    assert response.headers["Content-Disposition"].startswith("attachment")
+    assert json.loads(DECOMPRESS[encoding](response.data))["format"] == FORMAT
 
 
 @pytest.mark.parametrize("encoding", ["br", "identity"])

@@ -35,6 +35,7 @@ from scorekeeper.domain.entries import RoundEntry
 from scorekeeper.domain.problems import ProblemsError
 from scorekeeper.i18n import LANGUAGES, problem_dict
 from scorekeeper.serving import rate_limit
+from scorekeeper.serving.http import names_version
 from scorekeeper.serving.security import hand_out_token
 from scorekeeper.store import ScoredRound
 from scorekeeper.store.exports import language_problems
@@ -179,7 +180,7 @@ def _version_held(public_id: str) -> int | None:
     version = store.match_version(public_id)
     if version is None:
         _no_such_match()
-    return version if request.if_none_match.contains_weak(str(version)) else None
+    return version if names_version(request.if_none_match, version, weak=True) else None
 
 
 # -- Rounds --------------------------------------------------------------------------------------
@@ -306,4 +307,4 @@ def _if_match_version(match: Match, number: int) -> int:
             gettext("Send If-Match with the round's ETag, so that no one's entry is overwritten.")
         )
     stored = next((row for row in match.rounds if row.number == number), None)
-    return stored.version if stored and request.if_match.contains(str(stored.version)) else 0
+    return stored.version if stored and names_version(request.if_match, stored.version) else 0

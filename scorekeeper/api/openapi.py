@@ -105,12 +105,15 @@ _IF_MATCH = {
     "name": "If-Match",
     "in": "header",
     "required": True,
-    "description": "The round's ETag (its version) as last read.",
+    "description": "The round's ETag as last read: its version, with its encoding or without.",
     "schema": {"type": "string"},
 }
 _ETAG = {
     "ETag": {
-        "description": "The version, to send back in If-Match or If-None-Match.",
+        "description": (
+            'The version ("3"), or in a compressed answer the version and its encoding ("3:br"): '
+            "send it back as it came, in If-Match or If-None-Match."
+        ),
         "schema": {"type": "string"},
     }
 }

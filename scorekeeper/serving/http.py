@@ -1,11 +1,12 @@
 """What every blueprint shares about HTTP: the public id in URLs, the error page, a match or a
-club or 404, and the check of its edit token."""
+club or 404, the check of its edit token, and whether a conditional request names a version."""
 
 from __future__ import annotations
 
 from typing import TypeVar
 
-from flask import Response, abort, make_response, render_template, request, url_for
+from flask import Response, abort, current_app, make_response, render_template, request, url_for
+from werkzeug.datastructures import ETags
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
@@ -84,3 +85,24 @@ def opened_by(found: Opened, token: str | None) -> Opened:
     if not store.token_opens(found, token):
         abort(403)
     return found
+
+
+def names_version(tags: ETags, version: int, *, weak: bool = False) -> bool:
+    """Tell whether If-Match or If-None-Match `tags` name `version`, by the strong comparison or
+    (`weak`) the weak one, with or without the encoding that compressing an answer appends."""
+    if tags.star_tag:
+        return True
+    return any(_unencoded(tag) == str(version) for tag in tags.as_set(include_weak=weak))
+
+
+def _unencoded(tag: str) -> str:
+    # Flask-Compress marks the strong ETag of an answer it compresses: "12" is sent as "12:br".
+    bare, colon, encoding = tag.rpartition(":")
+    return bare if colon and encoding in _compress_encodings() else tag
+
+
+def _compress_encodings() -> set[str]:
+    algorithms = current_app.config["COMPRESS_ALGORITHM"]
+    # Flask-Compress takes its list as "br, gzip" too.
+    names = algorithms.split(",") if isinstance(algorithms, str) else algorithms
+    return {name.strip() for name in names}

@@ -5,8 +5,9 @@ name that holds its content's hash, beside gzip and brotli versions, and writes 
 those names. Every `url_for("static", ...)` then gives the hashed name, and WhiteNoise serves it
 with the encoding the browser accepts and a header that keeps it for a year without asking
 again. A name without a hash (no manifest yet, or a file asked for by its plain name) is kept a
-minute. Pages are compressed as they leave (Flask-Compress); JSON is not, as compressing an
-answer changes its ETag, which the API's conditional requests compare with a version.
+minute. Pages and JSON answers are compressed as they leave (Flask-Compress), which marks a
+strong ETag with the encoding ("12" leaves as "12:br"): the API reads such a tag back as the
+version it names (`names_version` in `http.py`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,14 @@ def init_app(app: Flask) -> None:
     """Serve static files by their hashed names and compress what the app answers."""
     app.config.setdefault("FLASK_STATIC_DIGEST_COMPRESSION", ["gzip", "brotli"])
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
-    app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "text/javascript"])
+    # A download (send_file) is streamed: in brotli or gzip as the rest, not zstd or deflate.
+    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "gzip"])
+    # Each view answers its own conditional requests, before its answer is compressed: a second
+    # check after it would answer 304 to a round's "3:br" where "3" gets its 200.
+    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
+    app.config.setdefault(
+        "COMPRESS_MIMETYPES", ["text/html", "text/javascript", "application/json"]
+    )
     digests = FlaskStaticDigest(app)
     manifest: dict[str, str] = digests.manifests.get("static", {})
 
