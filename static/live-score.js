@@ -167,7 +167,8 @@
     numbers.forEach((input) => {
       if (!kept.has(`${input.id}-errors`)) markInvalid(input, "onSaving", false);
     });
-    const note = document.querySelector(".problems");
+    // What saving refused, not what another phone did meanwhile, which stays said.
+    const note = document.querySelector("[data-form-problems]");
     if (!note || unreadable.length || [...kept].some((id) => document.getElementById(id))) return;
     note.querySelector("a[href^='#']")?.closest("p")?.remove(); // "2 fields below say..."
     if (!note.querySelector("li")) note.remove();
