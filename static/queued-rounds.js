@@ -71,10 +71,13 @@
     (await workers?.ready)?.active?.postMessage(message);
   }
 
-  // The forms of the rounds still to play, and these standings when they came before the
-  // service worker did (the first visit): a round saved offline comes back to them.
+  // The forms of the rounds still to play and of those entered, and these standings when they
+  // came before the service worker did (the first visit): a round saved offline comes back to
+  // them.
   function keepForms() {
-    const forms = JSON.parse(list().dataset.nextRounds).map((next) => new URL(next.url, location).href);
+    const { nextRounds, corrections } = list().dataset;
+    const urls = [...JSON.parse(nextRounds).map((next) => next.url), ...JSON.parse(corrections)];
+    const forms = urls.map((url) => new URL(url, location).href);
     if (!workers?.controller) forms.push(standings);
     toWorker({ keepForms: { standings, forms } });
   }

@@ -154,12 +154,12 @@
   });
 
   // Keep each form, asked for again only with the validator of the copy kept: an unchanged
-  // form costs a 304. The match's other kept forms of new rounds, entered since, go.
+  // form costs a 304. The match's other kept forms, of rounds entered or deleted since, go.
   async function keepForms({ standings, forms }) {
     const cache = await caches.open(PAGES_CACHE);
-    const newRounds = `${standings}/rounds/new`;
+    const rounds = `${standings}/rounds/`;
     for (const request of await cache.keys()) {
-      if (request.url.startsWith(newRounds) && !forms.includes(request.url)) {
+      if (request.url.startsWith(rounds) && !forms.includes(request.url)) {
         await cache.delete(request);
       }
     }
