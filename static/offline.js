@@ -1,15 +1,16 @@
 // Registers the service worker (service-worker.js) and asks it to send what waits on this phone
 // as a page opens online. Says plainly when a page shows what this phone kept rather than what
 // the server has now: a copy kept for when the network drops (which gives way to the server's
-// page as soon as the server answers again), any page while the phone is offline, and the
-// server's answer to a change that waited here, which can be thrown away.
+// page as soon as the server answers again, unless the keeper has begun typing into it), any
+// page while the phone is offline, and the server's answer to a change that waited here, which
+// can be thrown away.
 "use strict";
 
 (() => {
   const body = document.body;
-  const keptCopy = body.hasAttribute("data-offline-copy");
+  let keptCopy = body.hasAttribute("data-offline-copy");
   const banner = document.querySelector("[data-offline-banner]");
-  const RETRY_MS = 10_000;
+  const RETRY_MS = 3_000; // offline, a try fails at once, with nothing sent
   const workers = navigator.serviceWorker;
 
   if (workers) {
@@ -39,20 +40,35 @@
     banner.textContent = banner.dataset.template.replace("%(time)s", time);
   }
 
-  // A kept copy gives way to the page as the server has it, once the server answers.
+  // A kept copy gives way to the page as the server has it, once the server answers. Not under
+  // the keeper's fingers: a form they began typing into stays, and its save reaches the server,
+  // which checks it whole; nor when they are on the way to another page.
+  let leaving = false;
+  let typing = false;
+
   async function refreshWhenBack() {
+    if (!keptCopy) return;
     try {
       await fetch(location.href, { method: "HEAD", cache: "no-store" });
     } catch {
       return; // not yet
     }
-    location.reload();
+    if (leaving) return;
+    if (!typing) location.reload();
+    keptCopy = false;
+    showBanner();
   }
 
   window.addEventListener("online", showBanner);
   window.addEventListener("offline", showBanner);
   showBanner();
   if (keptCopy) {
+    window.addEventListener("beforeunload", () => {
+      leaving = true;
+    });
+    document.addEventListener("input", () => {
+      typing = true;
+    });
     window.addEventListener("online", refreshWhenBack);
     setInterval(refreshWhenBack, RETRY_MS);
   }

@@ -32,6 +32,9 @@ self.roundQueue = (() => {
   const UNREACHABLE = "unreachable";
   // Answers worth sending again later: a proxy or the server in trouble for a moment.
   const TRY_LATER = new Set([429, 502, 503, 504]);
+  // A send on a network that dropped may wait for minutes before it fails: it is given up
+  // sooner, and sent again later, which its Idempotency-Key makes safe if it arrived after all.
+  const SEND_TIMEOUT_MS = 15_000;
 
   function isChange(url) {
     return CHANGE_PATH.test(new URL(url).pathname);
@@ -207,6 +210,7 @@ self.roundQueue = (() => {
       credentials: "same-origin",
       redirect: "manual",
       cache: "no-store",
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     });
   }
 

@@ -17,6 +17,9 @@
   // attribute holds the change's operation id, to throw it away by.
   const REFUSED_MARK = "data-refused-change";
   const SEND_ROUNDS = "send-rounds";
+  // How long a save waits for the changes of its match saved before it to be sent first; it
+  // waits behind them on the phone after that, rather than keep the keeper waiting.
+  const AHEAD_WAIT_MS = 5_000;
   const HTML = { "Content-Type": "text/html; charset=utf-8" };
 
   self.addEventListener("install", (event) => {
@@ -106,7 +109,7 @@
     const body = await request.text();
     const change = queue.change(request.url, body);
     if (await queue.waitingAhead(change)) {
-      await sent();
+      await atMost(sent(), AHEAD_WAIT_MS);
       if (await queue.waitingAhead(change)) return kept(change);
     }
     let response;
@@ -121,6 +124,14 @@
     return { response, after: outcome === queue.STORED ? sent() : Promise.resolve() };
   }
 
+  function atMost(promise, ms) {
+    let timer;
+    const timeout = new Promise((wake) => {
+      timer = setTimeout(wake, ms);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
+
   async function kept(change) {
     await queue.keep(change.url, change.body);
     await self.registration.sync?.register(SEND_ROUNDS).catch(() => {});
@@ -128,10 +139,11 @@
     return { response, after: changed() };
   }
 
-  // Send what waits, and tell the open pages, which show the queue and the standings.
+  // Send what waits, and tell the open pages, which show the queue and the standings, when
+  // the server answered any of it.
   async function sent() {
     const answers = await queue.sendAll();
-    await changed();
+    if (answers.length) await changed();
     return answers;
   }
 

@@ -167,6 +167,12 @@ describe("a change to a round", () => {
     );
   });
 
+  it("leaves the pages be when nothing waited to be sent", async () => {
+    await told({ sendQueue: true });
+
+    assert.deepEqual(scope.messages, []);
+  });
+
   it("goes to the server with its Idempotency-Key when it answers, and the answer shows", async () => {
     const answer = await saved(`${STANDINGS}/rounds/new`, { round_number: "1", operation: "one" });
 
