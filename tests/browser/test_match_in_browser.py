@@ -433,7 +433,7 @@ def test_enter_in_a_box_of_the_round_form_moves_to_the_next_and_saves_nothing_ha
 ) -> None:
     page = new_page()
     open_round_one_of_a_new_match(page, live_server, "Enter")
-    page.wait_for_url("**/rounds/new")
+    page.wait_for_url("**/rounds/new?round=1")  # the round under its own address
     form_url = page.url
     tap_choice(page, "went_out", "0")
 
