@@ -16,7 +16,7 @@ PYTEST_WORKERS ?= auto
 PYTEST := $(BIN)/pytest --numprocesses $(PYTEST_WORKERS)
 # The tests whose long versions `make soak` runs (SOAK=1); `make test` runs short ones.
 SOAK_TESTS := tests/test_concurrency.py tests/test_crash.py tests/test_fuzz_api.py \
-	tests/test_fuzz_forms.py
+	tests/test_fuzz_forms.py tests/browser/test_offline_evenings.py
 
 # The phone's scripts (static/*.js) are linted by ESLint and unit-tested by node's test runner,
 # both installed from the npm registry as package-lock.json pins them.
@@ -65,7 +65,8 @@ bench: $(VENV)/.installed system-bench translations-compile static
 		$(BIN)/python bench/web_bench.py $(BENCH); \
 	fi
 
-# 50 clients x 200 edits, 20 kills during 1,000 writes each, long fuzzing; then on PostgreSQL.
+# 50 clients x 200 edits, 20 kills during 1,000 writes each, long fuzzing, 30 evenings of two
+# phones offline and back; then on PostgreSQL (the phones' evenings keep a SQLite server).
 # One test at a time, unlike `make test`: each is a load of its own, which another beside it would skew.
 soak: $(VENV)/.installed-test system-test translations-compile static
 	env -u DATABASE_URL SOAK=1 $(BIN)/pytest $(SOAK_TESTS)

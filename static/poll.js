@@ -1,8 +1,8 @@
 // Keeps a standings page current: asks the API every few seconds whether the match changed
-// (If-None-Match, so an unchanged match costs a 304), and on a new version swaps in the page's
-// fresh match region; at once too when this phone's own waiting changes reached the server. A
-// finished match asks no more. A copy kept on the phone is not polled: it gives way to the
-// server's page as a whole (offline.js).
+// since the version the page shows (If-None-Match, so an unchanged match costs a 304 from the
+// first ask on), and on a new version swaps in the page's fresh match region; at once too when
+// this phone's own waiting changes reached the server. A finished match asks no more. A copy
+// kept on the phone is not polled: it gives way to the server's page as a whole (offline.js).
 "use strict";
 
 (() => {
@@ -10,7 +10,6 @@
   const SELECTOR = "[data-poll-url]";
   const region = () => document.querySelector(SELECTOR);
   if (!region() || document.body.hasAttribute("data-offline-copy")) return;
-  let etag = null;
 
   async function refresh() {
     const response = await fetch(window.location.href, { cache: "no-store" });
@@ -42,16 +41,15 @@
     return row?.querySelectorAll(IN_ROW)[place.index];
   }
 
+  // The match's ETag is its version: the page's own names what it shows.
   async function poll() {
-    const page = region();
+    const { pollUrl, version } = region().dataset;
     if (document.hidden) return;
-    const headers = { Accept: "application/json" };
-    if (etag) headers["If-None-Match"] = etag;
-    const response = await fetch(page.dataset.pollUrl, { headers, cache: "no-store" });
+    const headers = { Accept: "application/json", "If-None-Match": `"${version}"` };
+    const response = await fetch(pollUrl, { headers, cache: "no-store" });
     if (response.status !== 200) return;
-    etag = response.headers.get("ETag");
     const match = await response.json();
-    if (String(match.version) !== page.dataset.version) await refresh();
+    if (String(match.version) !== version) await refresh();
   }
 
   async function loop() {

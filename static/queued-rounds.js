@@ -71,14 +71,16 @@
     (await workers?.ready)?.active?.postMessage(message);
   }
 
-  // The forms of the rounds still to play and of those entered, and these standings when they
-  // came before the service worker did (the first visit): a round saved offline comes back to
-  // them.
+  // The forms of the rounds still to play and of those entered, each as of its ETag, and these
+  // standings when they came before the service worker did (the first visit): a round saved
+  // offline comes back to them.
   function keepForms() {
     const { nextRounds, corrections } = list().dataset;
-    const urls = [...JSON.parse(nextRounds).map((next) => next.url), ...JSON.parse(corrections)];
-    const forms = urls.map((url) => new URL(url, location).href);
-    if (!workers?.controller) forms.push(standings);
+    const forms = [...JSON.parse(nextRounds), ...JSON.parse(corrections)].map(({ url, etag }) => ({
+      url: new URL(url, location).href,
+      etag,
+    }));
+    if (!workers?.controller) forms.push({ url: standings, etag: null });
     toWorker({ keepForms: { standings, forms } });
   }
 

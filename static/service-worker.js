@@ -165,22 +165,26 @@
     if (message.throwAway) event.waitUntil(thrownAway(message.throwAway, event.ports[0]));
   });
 
-  // Keep each form, asked for again only with the validator of the copy kept: an unchanged
-  // form costs a 304. The match's other kept forms, of rounds entered or deleted since, go.
+  // Keep each form: one kept already under the ETag the standings give it is as the server
+  // would draw it now, and is not asked for; another is asked for with the validator of the
+  // copy kept, which costs a 304 when the form did not change. The match's other kept forms,
+  // of rounds entered or deleted since, go.
   async function keepForms({ standings, forms }) {
     const cache = await caches.open(PAGES_CACHE);
     const rounds = `${standings}/rounds/`;
+    const urls = forms.map((form) => form.url);
     for (const request of await cache.keys()) {
-      if (request.url.startsWith(rounds) && !forms.includes(request.url)) {
+      if (request.url.startsWith(rounds) && !urls.includes(request.url)) {
         await cache.delete(request);
       }
     }
     await Promise.all(forms.map((form) => keepForm(cache, form)));
   }
 
-  async function keepForm(cache, url) {
+  async function keepForm(cache, { url, etag }) {
     const kept = await cache.match(url);
     const tag = kept?.headers.get("ETag");
+    if (tag && tag === etag) return;
     const response = await fetch(url, {
       credentials: "same-origin",
       cache: "no-store", // the validator is this cache's, not the browser's

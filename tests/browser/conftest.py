@@ -12,12 +12,12 @@ import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask_migrate import upgrade
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 if TYPE_CHECKING:  # types only: the WSGI protocols live in typeshed's stubs
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -62,10 +62,16 @@ def read_whole(app: WSGIApplication) -> WSGIApplication:
 @dataclass
 class Served:
     """What the live server answered: each request's path and query, and its body's bytes as
-    sent (compressed where it was)."""
+    sent (compressed where it was); and each answer's bytes on the wire, headers and all."""
 
     answers: list[tuple[str, int]] = field(default_factory=list)
+    on_the_wire: list[tuple[str, int]] = field(default_factory=list)
     answered: threading.Condition = field(default_factory=threading.Condition)
+
+    def clear(self) -> None:
+        with self.answered:
+            self.answers.clear()
+            self.on_the_wire.clear()
 
     def logged(self, app: WSGIApplication) -> WSGIApplication:
         def log(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
@@ -88,14 +94,48 @@ class Served:
             )
         assert asked, f"{path} was not asked for"
 
+    def wait_until_quiet(self, seconds: float) -> None:
+        """Wait until nothing has been answered for `seconds`: what a page set going is done."""
+        with self.answered:
+            while self.answered.wait(seconds):
+                pass
+
 
 SERVED = Served()
+
+
+class CountedWrites:
+    """A connection's stream to the browser, counting the bytes written to it."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream, self.written = stream, 0
+
+    def write(self, data: bytes) -> Any:
+        self.written += len(data)
+        return self.stream.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+class WireCounting(WSGIRequestHandler):
+    """Werkzeug's handler, which answers one request per connection, keeping in SERVED how
+    many bytes each answer took on the wire: status line, headers and body."""
+
+    def setup(self) -> None:
+        super().setup()
+        self.wfile = CountedWrites(self.wfile)
+
+    def handle(self) -> None:
+        super().handle()
+        with SERVED.answered:
+            SERVED.on_the_wire.append((self.path, self.wfile.written))
 
 
 @pytest.fixture
 def served() -> Served:
     """Return the log of what the live server answered, emptied for the test."""
-    SERVED.answers.clear()
+    SERVED.clear()
     return SERVED
 
 
@@ -112,7 +152,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with app.app_context():
         upgrade()
-    server = make_server("127.0.0.1", 0, SERVED.logged(read_whole(app)), threaded=True)
+    app_served = SERVED.logged(read_whole(app))
+    server = make_server("127.0.0.1", 0, app_served, threaded=True, request_handler=WireCounting)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"

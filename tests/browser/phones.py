@@ -79,9 +79,8 @@ def forms_to_keep(page: Page) -> list[str]:
     forms: list[str] = page.evaluate(
         """(() => {
           const kept = document.querySelector("[data-queued-rounds]").dataset;
-          const next = JSON.parse(kept.nextRounds).map((round) => round.url);
-          const forms = [...next, ...JSON.parse(kept.corrections)];
-          return forms.map((url) => new URL(url, location).href);
+          const forms = [...JSON.parse(kept.nextRounds), ...JSON.parse(kept.corrections)];
+          return forms.map((form) => new URL(form.url, location).href);
         })()"""
     )
     return forms

@@ -114,23 +114,36 @@ describe("pages", () => {
   });
 });
 
-describe("the forms of the rounds still to play", () => {
-  it("are kept, and asked for again with the validator of the copy kept", async () => {
+describe("the forms of a match's rounds", () => {
+  const keepForms = (...forms) => told({ keepForms: { standings: STANDINGS, forms } });
+
+  it("are kept, and not asked for again while the standings give the ETag of the copy kept", async () => {
     formTags.set(ROUND_2, 'W/"v7"');
-    await told({ keepForms: { standings: STANDINGS, forms: [ROUND_2] } });
+    await keepForms({ url: ROUND_2, etag: 'W/"v7"' });
     server.requests = [];
 
-    await told({ keepForms: { standings: STANDINGS, forms: [ROUND_2] } });
+    await keepForms({ url: ROUND_2, etag: 'W/"v7"' });
 
-    assert.equal(server.requests[0].headers.get("If-None-Match"), 'W/"v7"');
+    assert.deepEqual(server.requests, []);
     assert.deepEqual(await pagesKept(), [ROUND_2]);
     assert.match(await (await scope.caches.match(ROUND_2)).text(), /round=2/);
   });
 
-  it("go once their round is entered", async () => {
-    await told({ keepForms: { standings: STANDINGS, forms: [ROUND_2, ROUND_3] } });
+  it("are asked for again with the validator of the copy kept when the ETag differs", async () => {
+    formTags.set(ROUND_2, 'W/"v7"');
+    await keepForms({ url: ROUND_2, etag: 'W/"v7"' });
+    server.requests = [];
 
-    await told({ keepForms: { standings: STANDINGS, forms: [ROUND_3] } });
+    await keepForms({ url: ROUND_2, etag: 'W/"v8"' });
+
+    assert.equal(server.requests[0].headers.get("If-None-Match"), 'W/"v7"');
+    assert.deepEqual(await pagesKept(), [ROUND_2]); // the server said 304: the copy stays
+  });
+
+  it("go once their round is entered", async () => {
+    await keepForms({ url: ROUND_2, etag: null }, { url: ROUND_3, etag: null });
+
+    await keepForms({ url: ROUND_3, etag: null });
 
     assert.deepEqual(await pagesKept(), [ROUND_3]);
   });

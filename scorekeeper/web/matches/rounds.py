@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
+from werkzeug.http import quote_etag
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
@@ -192,12 +193,21 @@ def _form(view: MatchView, entry: RoundEntry | None = None, **options: Any) -> R
     return round_form(view.side_names, view.rules, entry, side_players=players, **options)
 
 
+def form_etag(view: MatchView, number: int) -> str:
+    """Return the ETag of round `number`'s form, new or stored, as a header carries it."""
+    return quote_etag(_form_tag(view, number), weak=True)
+
+
+def _form_tag(view: MatchView, number: int) -> str:
+    # The form looks the same while the match stays at its version, in one language and release.
+    return f"{release()}.{get_locale()}.{view.match.version}.{number}"
+
+
 def kept_form(view: MatchView, number: int, page: Callable[[], str]) -> Response:
-    """Answer a round form's GET with a validator. A phone keeps the forms of the rounds still
-    to play, to enter them offline, and asks for each again with If-None-Match: a form that
-    would look the same (the same match at the same version, round, language and release)
-    costs a 304, and is not drawn."""
-    tag = f"{release()}.{get_locale()}.{view.match.version}.{number}"
+    """Answer a round form's GET with its validator. A phone keeps the forms of a match's
+    rounds, to enter and correct them offline: the standings give each one's ETag, and a form
+    asked for again with If-None-Match costs a 304 while it would look the same."""
+    tag = _form_tag(view, number)
     if request.if_none_match.contains_weak(tag):
         response = Response(status=304)
     else:

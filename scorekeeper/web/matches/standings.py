@@ -11,6 +11,7 @@ from scorekeeper.serving.http import match_or_404
 from scorekeeper.store import MatchView
 from scorekeeper.web.forms import changed_house_rules
 from scorekeeper.web.matches.blueprint import bp, editable_match
+from scorekeeper.web.matches.rounds import form_etag
 
 
 @bp.get("/m/<public_id:public_id>")
@@ -30,11 +31,13 @@ def standings_page(view: MatchView, *, token: str | None = None) -> str:
         for number in (scored.number for scored in view.rounds)
         if token is not None
     }
+    corrections = [{"url": url, "etag": form_etag(view, n)} for n, url in round_urls.items()]
     return render_template(
         "matches/standings.html",
         view=view,
         token=token,
         round_urls=round_urls,
+        corrections=corrections,
         chart=view.chart(),
         preset=PRESETS.get(view.match.preset),
         house_rules=changed_house_rules(view.match.preset, view.rules),
@@ -43,10 +46,10 @@ def standings_page(view: MatchView, *, token: str | None = None) -> str:
 
 
 def _rounds_to_enter(view: MatchView, token: str | None) -> list[dict[str, object]]:
-    """Return the rounds still to play, in order, each with its form's address, the label of
-    the button to it and who deals it. The first is the next to enter; a phone with rounds
-    waiting on it offers the first that none of them enters (queued-rounds.js), and keeps every
-    one's form to enter it offline."""
+    """Return the rounds still to play, in order, each with its form's address and ETag, the
+    label of the button to it and who deals it. The first is the next to enter; a phone with
+    rounds waiting on it offers the first that none of them enters (queued-rounds.js), and
+    keeps every one's form, as of its ETag, to enter it offline."""
     if token is None:
         return []
     public_id = view.match.public_id
@@ -54,6 +57,7 @@ def _rounds_to_enter(view: MatchView, token: str | None) -> list[dict[str, objec
         {
             "round": number,
             "url": url_for(".new_round", public_id=public_id, token=token, round=number),
+            "etag": form_etag(view, number),
             "label": gettext("Enter round %(round)s", round=number),
             "dealer": gettext(
                 "%(player)s deals round %(round)s.", player=view.dealer(number), round=number
