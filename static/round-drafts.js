@@ -47,6 +47,12 @@
     notice.hidden = false;
   }
 
+  // A form kept on the phone may be opened and saved more than once, each time a change of
+  // its own: each opening gets an operation id of its own, as the server gives each form drawn.
+  if (document.body.hasAttribute("data-offline-copy")) {
+    form.elements.operation.value = crypto.randomUUID().replaceAll("-", "");
+  }
+
   const fate = drafts.fate(draft, { fresh, over });
   if (fate === drafts.PUT_BACK) {
     put(draft.values);

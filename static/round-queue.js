@@ -116,14 +116,13 @@ self.roundQueue = (() => {
 
   // Keep a change the server could not be reached for, or one that waits behind others of its
   // match. Saved again after the server refused it, it takes the refused one's place, so that
-  // the changes behind it stay behind it; a change waiting already (a repeat of the same form)
-  // stays as it is.
+  // the changes behind it stay behind it; so does a form sent again before the server had it
+  // (a double tap, or the same page changed and saved again), with what it holds now.
   function keep(url, body) {
     const kept = change(url, body);
     return inStore("readwrite", async (store) => {
       const changes = await changesIn(store);
       const replaced = replacedBy(changes, kept);
-      if (replaced?.state === WAITING) return;
       if (replaced) store.delete(replaced.operation);
       const last = Math.max(0, ...changes.map((other) => other.queuedAt));
       const queuedAt = replaced?.queuedAt ?? Math.max(Date.now(), last + 1);

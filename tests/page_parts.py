@@ -6,12 +6,19 @@ import html
 import json
 import re
 from html.parser import HTMLParser
+from typing import Any
 
 
 def recent_entry(page: str) -> dict[str, str]:
     """Return the entry the page has this device add to its recent list."""
-    found = re.search(r"data-recent='([^']*)'", page)
-    assert found is not None
+    entry: dict[str, str] = data_json(page, "recent")
+    return entry
+
+
+def data_json(page: str, name: str) -> Any:
+    """Return the JSON that the page's first `data-<name>` attribute holds, for its scripts."""
+    found = re.search(rf"data-{name}='([^']*)'", page)
+    assert found is not None, f"no data-{name}"
     return json.loads(html.unescape(found[1]))
 
 

@@ -637,7 +637,9 @@ def test_a_problem_of_the_whole_round_is_shown_above_the_form(
 
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert re.search(r'class="problems" role="alert" data-form-problems>.*18 red threes', page, re.S)
+    assert re.search(
+        r'class="problems" role="alert" data-form-problems>.*18 red threes', page, re.S
+    )
     assert stored_rounds(app) == []
 
 

@@ -5,12 +5,13 @@ change meets when another phone changed the match before it arrived."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
+from page_parts import data_json
+from test_pages_match import side
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
@@ -23,10 +24,6 @@ if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it 
 @pytest.fixture
 def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
     return {**app_config, "WTF_CSRF_ENABLED": True}
-
-
-def side(index: int, **values: object) -> dict[str, str]:
-    return {f"sides-{index}-{key}": str(value) for key, value in values.items()}
 
 
 # A round worked out by hand: Us score 2565, Them 825.
@@ -218,9 +215,7 @@ def test_a_stored_rounds_form_is_kept_with_a_validator_too(phone: Phone) -> None
 
 
 def rounds_to_enter(page: str) -> list[dict[str, Any]]:
-    found = re.search(r"data-next-rounds='([^']*)'", page)
-    assert found is not None
-    rounds: list[dict[str, Any]] = json.loads(found[1].replace("&#34;", '"').replace("&#39;", "'"))
+    rounds: list[dict[str, Any]] = data_json(page, "next-rounds")
     return rounds
 
 

@@ -89,6 +89,19 @@ describe("keeping changes", () => {
     assert.equal((await queue.all()).length, 1);
   });
 
+  it("keeps a form sent again before the server had it with what it holds now, in its place", async () => {
+    await queue.keep(...newRound(2, "two"));
+    await queue.keep(...newRound(3, "three"));
+    const [url] = newRound(2, "two");
+
+    await queue.keep(url, form({ round_number: "2", operation: "two", "sides-1-leftover_points": "45" }));
+
+    const [first, second] = await queue.all();
+    assert.equal(first.operation, "two");
+    assert.match(first.body, /leftover_points=45/);
+    assert.equal(second.operation, "three");
+  });
+
   it("puts a refused change saved again in its own place, ahead of those behind it", async () => {
     refusing.add("two");
     await queue.keep(...newRound(2, "two"));
