@@ -14,9 +14,9 @@ self.drafts = (() => {
   const OFFERED = "offered"; // typed over a round that has changed since: put back if asked
   const NONE = "none";
 
-  // The drafts kept in `storage` (localStorage). Storage may refuse (private browsing): then no
-  // draft is kept, and the form works as it does without this script.
-  function keptIn(storage) {
+  // The drafts kept in `storage`, the page's localStorage unless told. Storage may refuse
+  // (private browsing): then no draft is kept, and the form works as it does without this script.
+  function keptIn(storage = pageStorage()) {
     function read(name) {
       try {
         return asDraft(JSON.parse(storage.getItem(PREFIX + name)));
@@ -50,6 +50,14 @@ self.drafts = (() => {
     }
 
     return { read, write, remove, forgetSent };
+  }
+
+  function pageStorage() {
+    try {
+      return self.localStorage ?? null;
+    } catch {
+      return null; // refused outright
+    }
   }
 
   function namesOf(storage, prefix) {

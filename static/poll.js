@@ -1,15 +1,20 @@
 // Keeps a standings page current: asks the API every few seconds whether the match changed
 // since the version the page shows (If-None-Match, so an unchanged match costs a 304 from the
 // first ask on), and on a new version swaps in the page's fresh match region; at once too when
-// this phone's own waiting changes reached the server. A finished match asks no more. A copy
-// kept on the phone is not polled: it gives way to the server's page as a whole (offline.js).
+// this phone's own waiting changes reached the server. A finished match is asked about a while
+// longer, as the table checks the result and may correct a round, then no more until the page
+// is looked at again. A copy kept on the phone is not polled: it gives way to the server's page
+// as a whole (offline.js).
 "use strict";
 
 (() => {
   const INTERVAL_MS = 4000;
+  const FINISHED_GRACE_MS = 10 * 60_000;
   const SELECTOR = "[data-poll-url]";
   const region = () => document.querySelector(SELECTOR);
   if (!region() || document.body.hasAttribute("data-offline-copy")) return;
+  let timer = null;
+  let changedAt = Date.now();
 
   async function refresh() {
     const response = await fetch(window.location.href, { cache: "no-store" });
@@ -21,6 +26,7 @@
     const open = [...current.querySelectorAll("details[open] > summary")].map(placeOf);
     const focused = current.contains(document.activeElement) && placeOf(document.activeElement);
     current.replaceWith(freshRegion);
+    changedAt = Date.now();
     open.forEach((place) => at(freshRegion, place)?.parentElement.setAttribute("open", ""));
     if (focused) at(freshRegion, focused)?.focus();
     document.dispatchEvent(new Event("standings-refreshed")); // for what the region's scripts add
@@ -52,15 +58,22 @@
     if (String(match.version) !== version) await refresh();
   }
 
+  const asking = () =>
+    !region().hasAttribute("data-finished") || Date.now() - changedAt < FINISHED_GRACE_MS;
+
   async function loop() {
+    timer = null;
     try {
       await poll();
     } catch {
       // Offline for a moment: the next turn tries again.
     }
-    if (!region().hasAttribute("data-finished")) setTimeout(loop, INTERVAL_MS);
+    if (asking()) timer = setTimeout(loop, INTERVAL_MS);
   }
 
   document.addEventListener("match-changed", () => refresh().catch(() => {}));
-  if (!region().hasAttribute("data-finished")) setTimeout(loop, INTERVAL_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && !timer) loop(); // looked at again, once it had stopped asking
+  });
+  timer = setTimeout(loop, INTERVAL_MS);
 })();

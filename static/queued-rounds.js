@@ -24,7 +24,7 @@
     shown.replaceChildren(...changes.map((kept) => item(shown.dataset, kept)));
     shown.hidden = changes.length === 0;
     showNextRound(JSON.parse(shown.dataset.nextRounds), changes);
-    self.drafts?.keptIn(storage()).forgetSent(match);
+    self.drafts?.keptIn().forgetSent(match);
     return changes;
   }
 
@@ -57,14 +57,6 @@
     button.href = next.url;
     button.textContent = next.label;
     if (dealer) dealer.textContent = next.dealer;
-  }
-
-  function storage() {
-    try {
-      return localStorage;
-    } catch {
-      return null;
-    }
   }
 
   async function toWorker(message) {

@@ -9,7 +9,7 @@
   if (!form || !notice || !self.drafts) return;
   const { drafts } = self;
   const name = form.dataset.draft;
-  const kept = drafts.keptIn(storage());
+  const kept = drafts.keptIn();
   const over = form.elements.version?.value ?? "";
   const fresh = form.dataset.formState === "fresh";
   const fields = () => [...form.elements];
@@ -17,14 +17,6 @@
   const draft = kept.read(name);
   const putBackButton = notice.querySelector("[data-draft-put-back]");
   let filling = false;
-
-  function storage() {
-    try {
-      return localStorage;
-    } catch {
-      return null; // refused outright: no draft is kept
-    }
-  }
 
   const typedNow = (options) => drafts.typed(drafts.valuesOf(fields()), over, options);
 

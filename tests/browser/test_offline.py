@@ -128,3 +128,28 @@ def test_the_new_round_page_reloads_offline(
 
     expect(page.locator("h1")).to_have_text("Round 2 of 4")
     expect(page.locator("[data-offline-banner]")).to_be_visible()
+
+
+def test_a_finished_matchs_page_stops_asking_for_changes_ten_minutes_after_the_last(
+    new_page: Callable[..., Page],
+    match_links: dict[str, str],
+    stored_round: Callable[[dict[str, str], dict[str, object]], None],
+    served: Served,
+) -> None:
+    for number in (2, 3, 4):  # the last round is in
+        stored_round(match_links, {"round": number, "sides": [WENT_OUT, STAYED_IN]})
+    page = new_page()
+    page.clock.install()
+    page.goto(match_links["view_url"])
+    poll = f"/api/v1/matches/{match_links['id']}"
+
+    page.clock.run_for(4_000)
+    served.wait_for(poll)  # a finished match is asked about a while longer
+    page.clock.fast_forward("10:00")
+    page.clock.run_for(4_000)  # the turn set before the ten minutes were up
+    served.wait_until_quiet(1)
+    served.clear()
+    page.clock.run_for(60_000)
+    served.wait_until_quiet(1)
+
+    assert [path for path, _ in served.answers if path == poll] == []

@@ -166,6 +166,14 @@ describe("drafts kept on the phone", () => {
     assert.equal(kept.read("Mx7:1:new"), null);
   });
 
+  it("are none where the page has no storage", () => {
+    const kept = drafts.keptIn(null);
+
+    kept.write("Mx7:1:new", drafts.typed({}, ""));
+
+    assert.equal(kept.read("Mx7:1:new"), null);
+  });
+
   it("are none where what is stored is no draft", () => {
     const storage = new Storage();
     storage.setItem("scorekeeper.draft.a", "{not json");
