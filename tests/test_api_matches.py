@@ -335,6 +335,8 @@ def test_polling_with_a_compressed_answers_etag_costs_a_304_until_the_match_chan
         pytest.param('"1:gzip", "2:br"', 304, id="one of many tags"),
         pytest.param('"1:br"', 200, id="an older version with brotli"),
         pytest.param('"2:zstd"', 200, id="an encoding the app does not answer in"),
+        pytest.param('""', 200, id="an empty tag"),
+        pytest.param('W/"", "2"', 304, id="an empty weak tag beside the version"),
     ],
 )
 def test_if_none_match_names_the_matchs_version_with_its_encoding_or_without(
@@ -743,6 +745,7 @@ def test_a_stale_etag_of_a_compressed_answer_is_refused(
         pytest.param('"1:gzip"', 200, id="the round's tag with gzip"),
         pytest.param('W/"1:gzip"', 412, id="a weak tag with its encoding"),
         pytest.param('"1:zstd"', 412, id="an encoding the app does not answer in"),
+        pytest.param('""', 412, id="an empty tag"),
     ],
 )
 def test_if_match_applies_a_change_when_any_of_its_tags_is_the_rounds(

@@ -92,7 +92,9 @@ def names_version(tags: ETags, version: int, *, weak: bool = False) -> bool:
     (`weak`) the weak one, with or without the encoding that compressing an answer appends."""
     if tags.star_tag:
         return True
-    return any(_unencoded(tag) == str(version) for tag in tags.as_set(include_weak=weak))
+    # An empty tag ("") is parsed as None: it names no version.
+    named = (tag for tag in tags.as_set(include_weak=weak) if tag is not None)
+    return any(_unencoded(tag) == str(version) for tag in named)
 
 
 def _unencoded(tag: str) -> str:
