@@ -151,6 +151,7 @@ def test_a_new_match_keeps_its_house_rules(client: FlaskClient) -> None:
     [
         ({"name": ""}, "name"),
         ({"name": "x" * 61}, "name"),
+        ({"name": "\u00a0" + "x" * 60}, "name"),  # as sent, longer than the document allows
         ({"name": 7}, "name"),
         ({"name": "Line\nbreak"}, "name"),
         ({"sides": [{"name": "Us", "players": ["Ann"]}]}, "sides"),

@@ -79,13 +79,19 @@ def test_a_club_keeps_only_a_digest_of_its_edit_token(in_app: None) -> None:
     assert not store.token_opens(club, created.edit_token[:-1])
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 61, "Two\nlines"])
+# The spaces around a name count towards its length as typed, as the API's document says.
+@pytest.mark.parametrize("name", ["", "   ", "x" * 61, "\u00a0" + "x" * 60, "Two\nlines"])
 def test_a_club_without_a_proper_name_is_refused(in_app: None, name: str) -> None:
     with pytest.raises(ProblemsError) as refused:
         store.create_club(name)
 
     assert [problem.field for problem in refused.value.problems] == ["name"]
     assert db.session.scalar(db.select(db.func.count(Club.id))) == 0
+
+
+def test_a_name_is_kept_without_the_spaces_around_it(in_app: None, club: Club) -> None:
+    assert store.create_club("  Thursday club ").club.name == "Thursday club"
+    assert store.add_player(club, "\u00a0Eve ").name == "Eve"
 
 
 def test_players_are_numbered_in_the_order_they_join(club: Club) -> None:

@@ -37,7 +37,7 @@ def setup_problems(name: str, preset: str, sides: Sequence[SideSpec]) -> list[Pr
     seen: set[str] = set()
     for index, side in enumerate(sides):
         problems += _side_problems(index, side, seen)
-        seen.add(side.name.casefold())
+        seen.add(side.name.strip().casefold())
     players = sum(len(side.players) for side in sides)
     if players > MAX_PLAYERS:
         template = N_("%(players)s players entered, but a match has at most %(most)s.")
@@ -48,7 +48,7 @@ def setup_problems(name: str, preset: str, sides: Sequence[SideSpec]) -> list[Pr
 def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]:
     field = f"sides[{index}]"
     problems = name_problems(f"{field}.name", side.name, side=index)
-    if side.name and side.name.casefold() in taken:
+    if side.name.strip() and side.name.strip().casefold() in taken:
         template = N_("Another side is already called %(name)s: give each side its own name.")
         problems.append(Problem(f"{field}.name", template, {"name": side.name}, side=index))
     if not side.players:
@@ -61,8 +61,11 @@ def _side_problems(index: int, side: SideSpec, taken: set[str]) -> list[Problem]
 
 
 def name_problems(field: str, name: str, *, side: int | None = None) -> list[Problem]:
-    """Refuse a name that is empty, longer than `MAX_NAME_LENGTH` or broken over lines."""
-    if 1 <= len(name) <= MAX_NAME_LENGTH and _fits_one_line(name):
+    """Refuse a name, as typed, that is empty, longer than `MAX_NAME_LENGTH` or broken over
+    lines. The spaces around a name are no part of it, which is stored without them, but they
+    count towards its length as typed, as the API's document says."""
+    named = name.strip()
+    if named and len(name) <= MAX_NAME_LENGTH and _fits_one_line(named):
         return []
     template = N_("%(field)s must be a name of 1 to %(most)s characters on one line.")
     params = {"field": field_label(field), "most": MAX_NAME_LENGTH}

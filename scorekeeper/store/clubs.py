@@ -40,9 +40,9 @@ def create_club(name: str, *, language: str | None = None) -> CreatedClub:
 
 def new_club(name: str, language: str | None) -> CreatedClub:
     """Return a checked club, not yet stored, with its edit token."""
-    name = name.strip()
     if problems := club_problems(name):
         raise ProblemsError(problems)
+    name = name.strip()
     links = new_links()
     club = Club(
         public_id=links.public_id, name=name, edit_token_hash=links.token_hash, language=language
@@ -63,7 +63,7 @@ def add_player(club: Club, name: str) -> ClubPlayer:
     """Add a player called `name` to the club; raise `ProblemsError`, adding nothing, when it
     is no name or a name the club has."""
     with write_transaction():
-        return _new_player(held(club), name.strip())
+        return _new_player(held(club), name)
 
 
 def join_club(match: Match, club: Club) -> None:
@@ -127,9 +127,11 @@ def add_numbered_player(club: Club, number: int, name: str) -> None:
 
 
 def _new_player(club: Club, name: str, number: int | None = None) -> ClubPlayer:
-    """Add a player called `name` to the club, numbered after the last one unless told."""
+    """Add a player called `name`, as typed, to the club, numbered after the last one unless
+    told."""
     if problems := player_problems(name, {member.name_key for member in club.players}):
         raise ProblemsError(problems)
+    name = name.strip()
     if number is None:
         number = max((member.number for member in club.players), default=0) + 1
     player = ClubPlayer(number=number, name=name, name_key=name_key(name))

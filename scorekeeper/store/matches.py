@@ -57,15 +57,16 @@ def new_match(
     *,
     first_dealer: Seat | None = None,
 ) -> CreatedMatch:
-    """Return a checked match, not yet stored, with its edit token."""
-    name = name.strip()
-    sides = [SideSpec(side.name.strip(), tuple(p.strip() for p in side.players)) for side in sides]
+    """Return a checked match, not yet stored, with its edit token; its names as typed are
+    checked, and stored without the spaces around them."""
     players = [len(side.players) for side in sides]
     problems = setup_problems(name, preset, sides)
     if first_dealer is not None and not problems:
         problems = dealer_problems(players, first_dealer)
     if problems:
         raise ProblemsError(problems)
+    name = name.strip()
+    sides = [SideSpec(side.name.strip(), tuple(p.strip() for p in side.players)) for side in sides]
     links = new_links()
     match = Match(
         public_id=links.public_id,
