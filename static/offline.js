@@ -1,5 +1,6 @@
-// Registers the service worker (service-worker.js) and asks it to send what waits on this phone
-// as a page opens online. Says plainly when a page shows what this phone kept rather than what
+// Registers the service worker (service-worker.js), asks it to send what waits on this phone
+// as a page opens online, and lends the pages a way to tell it things (`self.toServiceWorker`).
+// Says plainly when a page shows what this phone kept rather than what
 // the server has now: a copy kept for when the network drops (which gives way to the server's
 // page as soon as the server answers again, unless the keeper has begun typing into it), any
 // page while the phone is offline, and the server's answer to a change that waited here, which
@@ -20,8 +21,9 @@
     if (navigator.onLine) toWorker({ sendQueue: true });
   }
 
-  // Post a message to the service worker; resolve once it replied, or at once without one.
-  async function toWorker(message) {
+  // Tell the service worker `message`; resolve once it has replied, where it replies (`reply`),
+  // else at once. Without a service worker, nothing is told.
+  async function toWorker(message, { reply = false } = {}) {
     const worker = (await workers?.ready)?.active;
     if (!worker) return;
     const channel = new MessageChannel();
@@ -29,8 +31,10 @@
       channel.port1.onmessage = resolve;
     });
     worker.postMessage(message, [channel.port2]);
-    if (message.throwAway) await replied;
+    if (reply) await replied;
   }
+
+  self.toServiceWorker = toWorker;
 
   function showBanner() {
     const offline = keptCopy || !navigator.onLine;
@@ -82,7 +86,7 @@
   const throwAway = notice.querySelector("[data-refused-throw-away]");
   throwAway.addEventListener("click", async () => {
     if (!window.confirm(throwAway.dataset.confirm)) return;
-    await toWorker({ throwAway: refused });
+    await toWorker({ throwAway: refused }, { reply: true });
     document.dispatchEvent(new Event("change-thrown-away"));
     location.reload();
   });

@@ -2,7 +2,8 @@
 // have yet (round-queue.js): each listed as waiting to send, as waiting behind a change the
 // server refused, or as refused, with a link to where it opens. The button to enter the next
 // round skips the rounds waiting here. The page asks the service worker to keep the forms of
-// the rounds still to play, to open them offline; the drafts of the changes sent are done with.
+// the match's rounds, to play and entered, to open them offline, as they are now; the drafts of
+// the changes sent are done with.
 "use strict";
 
 (() => {
@@ -14,6 +15,7 @@
   const keptCopy = document.body.hasAttribute("data-offline-copy");
   const RESEND_MS = 30_000;
   const workers = navigator.serviceWorker;
+  const toWorker = (message) => self.toServiceWorker?.(message);
 
   const fill = (template, values) =>
     template.replace(/%\((\w+)\)s/g, (whole, key) => String(values[key] ?? whole));
@@ -59,10 +61,6 @@
     if (dealer) dealer.textContent = next.dealer;
   }
 
-  async function toWorker(message) {
-    (await workers?.ready)?.active?.postMessage(message);
-  }
-
   // The forms of the rounds still to play and of those entered, each as of its ETag, and these
   // standings when they came before the service worker did (the first visit): a round saved
   // offline comes back to them.
@@ -82,7 +80,10 @@
     await show();
     document.dispatchEvent(new Event("match-changed"));
   });
-  document.addEventListener("standings-refreshed", show);
+  document.addEventListener("standings-refreshed", () => {
+    show();
+    keepForms(); // the match changed: so did its forms
+  });
   window.addEventListener("online", () => toWorker({ sendQueue: true }));
   setInterval(async () => {
     const waiting = (await show()).some((kept) => kept.state === queue.WAITING);

@@ -1,9 +1,9 @@
 // The service worker's work; /sw.js loads it with the release it serves (`self.release`: its
 // version, the shell of pages and static files that open offline from the first visit on, and
 // the page for a page this phone never opened). Pages come from the server while it answers and
-// are kept for when it does not; the forms of the rounds still to play are kept too, so that a
-// round can be entered offline. Changes to rounds made without a network are kept on the phone
-// (round-queue.js) and sent, in order, once it is back.
+// are kept for when it does not; the forms of a match's rounds, to play and entered, are kept
+// too, so that rounds can be entered and corrected offline. Changes to rounds made without a
+// network are kept on the phone (round-queue.js) and sent, in order, once it is back.
 "use strict";
 
 (() => {
@@ -156,8 +156,8 @@
     if (event.tag === SEND_ROUNDS) event.waitUntil(sent());
   });
 
-  // The pages ask: to keep the forms of the rounds still to play (the standings under an edit
-  // link), to send what waits (any page, as it opens online), to throw a refused change away.
+  // The pages ask: to keep the forms of a match's rounds (the standings under an edit link), to
+  // send what waits (any page, as it opens online), to throw a refused change away.
   self.addEventListener("message", (event) => {
     const message = event.data ?? {};
     if (message.keepForms) event.waitUntil(keepForms(message.keepForms));

@@ -124,11 +124,6 @@ def delete(page: Page) -> None:
     page.wait_for_url(lambda url: "/rounds/" not in url)
 
 
-def waiting(page: Page) -> list[str]:
-    """Return what the standings list as waiting on the phone."""
-    return page.locator("[data-queued-rounds] li").all_inner_texts()
-
-
 def send_queue(page: Page, edit_url: str) -> None:
     """Open the standings online, which sends what waits on the phone, until none waits. A copy
     kept on the phone refreshes itself once the network is back: that comes first."""

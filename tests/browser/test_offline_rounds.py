@@ -26,7 +26,6 @@ from phones import (
     totals_shown,
     type_round,
     wait_until_kept,
-    waiting,
 )
 from playwright.sync_api import Browser, Dialog, Page, expect
 
@@ -286,10 +285,9 @@ def test_corrections_and_deletions_made_offline_wait_named_as_such_and_are_sent_
     open_correction(page, links["edit_url"], 2)
     delete(page)  # lands on the standings as the phone has them, not on the browser's error
 
-    assert waiting(page) == [
-        "Round 1 (correction): waiting to send",
-        "Round 2 (delete): waiting to send",
-    ]
+    expect(page.locator("[data-queued-rounds] li")).to_have_text(
+        ["Round 1 (correction): waiting to send", "Round 2 (delete): waiting to send"]
+    )
     page.context.set_offline(False)
     send_queue(page, links["edit_url"])
     assert stored_rounds(live_server, links["id"]) == {1: [0, 90]}
