@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,6 +39,10 @@ POSTGRES_URL = postgres_url()
 TEST_CONFIG: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "test"}
 # Tests that migrate the schema themselves get a database of their own, migrated afresh.
 MIGRATIONS_MARK = "migrations"
+# Tests that change their app (its configuration, what it keeps in memory) get one of their own;
+# the others share one app per configuration in each test worker, their database emptied.
+OWN_APP_MARK = "own_app"
+SHARED_APPS: dict[str, Flask] = {}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -93,10 +96,10 @@ def new_schema(admin: Engine) -> Iterator[dict[str, Any]]:
 def migrated_database(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[dict[str, Any]]:
-    """Return the database configuration of this test worker, migrated once: a SQLite file that
-    each test copies, or a PostgreSQL schema that each test empties."""
+    """Return the database configuration of this test worker, migrated once: a SQLite file or
+    a PostgreSQL schema, which each test empties."""
     if not POSTGRES_URL:
-        path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+        path = tmp_path_factory.mktemp("migrated") / "test.sqlite"
         config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
         migrated({**TEST_CONFIG, **config})
         yield config
@@ -108,18 +111,16 @@ def migrated_database(
 
 @pytest.fixture
 def app_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    """Return the test app's configuration, on a database of the test's own at the newest schema:
-    a copy of the worker's migrated SQLite file, or its PostgreSQL schema emptied."""
+    """Return the test app's configuration, on the worker's database at the newest schema with
+    no rows in it, or on a database of the test's own, migrated afresh (`migrations`)."""
     if request.node.get_closest_marker(MIGRATIONS_MARK):
         yield from _migrated_afresh(request, tmp_path)
         return
     database = request.getfixturevalue("migrated_database")
-    if not POSTGRES_URL:
-        copy = tmp_path / "test.sqlite"
-        shutil.copyfile(make_url(database["SQLALCHEMY_DATABASE_URI"]).database or "", copy)
-        yield {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}"}
-        return
-    _empty(request.getfixturevalue("postgres_admin"), database)
+    if POSTGRES_URL:
+        _empty(request.getfixturevalue("postgres_admin"), database)
+    else:
+        _empty_sqlite(make_url(database["SQLALCHEMY_DATABASE_URI"]).database or "")
     yield {**TEST_CONFIG, **database}
 
 
@@ -144,12 +145,39 @@ def _empty(admin: Engine, database: dict[str, Any]) -> None:
         connection.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
 
 
+def _empty_sqlite(path: str) -> None:
+    """Delete every row the test before this one stored in the worker's SQLite file."""
+    with sqlite3.connect(path, timeout=10) as connection:  # a leaked write fails, in time
+        for table in reversed(db.metadata.sorted_tables):
+            connection.execute(f'DELETE FROM "{table.name}"')
+    connection.close()
+
+
 @pytest.fixture
-def app(app_config: dict[str, Any]) -> Iterator[Flask]:
-    app = create_app(app_config)
+def app(request: pytest.FixtureRequest, app_config: dict[str, Any]) -> Iterator[Flask]:
+    """Return the app of the test's configuration: the worker's app of that configuration,
+    made once, or one of the test's own where it changes its app (`own_app`)."""
+    own = request.node.get_closest_marker(OWN_APP_MARK) or request.node.get_closest_marker(
+        MIGRATIONS_MARK
+    )
+    app = create_app(app_config) if own else _shared_app(app_config)
+    before = _changeable(app)
     yield app
     with app.app_context():
-        db.engine.dispose()
+        db.engine.dispose()  # no connection outlives the test: the next one empties the tables
+    assert own or _changeable(app) == before, "a test that changes its app is marked own_app"
+
+
+def _shared_app(config: dict[str, Any]) -> Flask:
+    key = repr(sorted(config.items()))
+    if key not in SHARED_APPS:
+        SHARED_APPS[key] = create_app(config)
+    return SHARED_APPS[key]
+
+
+def _changeable(app: Flask) -> str:
+    """Return what a test could change of an app that the next test sharing it would see."""
+    return repr((sorted(app.config.items()), sorted(map(str, app.url_map.iter_rules()))))
 
 
 @pytest.fixture

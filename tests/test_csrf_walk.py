@@ -165,6 +165,7 @@ def forged_write() -> str:
     return "done"
 
 
+@pytest.mark.own_app  # a route of its own
 @pytest.mark.parametrize("url", ["/probe", "/api/v1/matches/<public_id>/probe"])
 def test_the_walk_catches_a_new_route_that_escapes_the_check(
     app: Flask, client: FlaskClient, known_values: dict[str, str], url: str

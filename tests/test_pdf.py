@@ -35,6 +35,9 @@ from scorekeeper.printing.pdf import (
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch
 
+# Each test is about what its app's renderer keeps (its cache, its slots), or fakes its renders.
+pytestmark = pytest.mark.own_app
+
 
 @pytest.fixture
 def fetcher(app: Flask) -> StaticOnlyFetcher:

@@ -21,6 +21,8 @@ from scorekeeper.domain.rules import build_rules
 from scorekeeper.printing import pdf
 from scorekeeper.printing.pdf import PdfTooSlow, within_time_limit
 
+pytestmark = pytest.mark.own_app  # each test sets its app's time limit
+
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import StoredMatch
 

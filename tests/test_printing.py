@@ -256,6 +256,7 @@ def test_the_file_name_says_what_the_pdf_is(download: Download, kind: str, name:
     assert file_name(response) == name
 
 
+@pytest.mark.own_app  # renders afresh: a cached sheet would fetch nothing anyway
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 def test_a_hostile_side_name_prints_as_text_and_fetches_nothing(
     download: Download, monkeypatch: pytest.MonkeyPatch, name: str
@@ -269,6 +270,7 @@ def test_a_hostile_side_name_prints_as_text_and_fetches_nothing(
     assert fetched == []
 
 
+@pytest.mark.own_app  # counts renders from an empty cache
 def test_a_pdf_is_rendered_once_then_served_from_the_cache(
     download: Download, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,6 +18,8 @@ from scorekeeper.serving import rate_limit
 from scorekeeper.serving.rate_limit import address_key
 from scorekeeper.store.models import WrongGuess, db
 
+pytestmark = pytest.mark.own_app  # each app remembers the refusals its tests provoke
+
 if TYPE_CHECKING:  # pytest imports conftest itself; only type checkers need it here
     from conftest import CreateMatch, StoredMatch
 

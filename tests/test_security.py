@@ -79,6 +79,7 @@ def test_hsts_is_off_with_a_max_age_of_zero(app_config: dict[str, Any]) -> None:
     assert "Strict-Transport-Security" not in response.headers
 
 
+@pytest.mark.own_app  # a hook of its own, and its configuration changed
 def test_an_answer_that_skips_the_apps_response_hooks_carries_the_security_headers(
     app: Flask,
 ) -> None:
@@ -256,6 +257,7 @@ def session_serializer(app: Flask) -> URLSafeTimedSerializer:
     return serializer
 
 
+@pytest.mark.own_app  # its secret key changed
 def test_a_new_secret_key_signs_sessions_at_once_and_reads_old_ones_only_as_a_fallback(
     app: Flask,
 ) -> None:
