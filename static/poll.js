@@ -13,7 +13,7 @@
   const SELECTOR = "[data-poll-url]";
   const region = () => document.querySelector(SELECTOR);
   if (!region() || document.body.hasAttribute("data-offline-copy")) return;
-  let timer = null;
+  let stopped = false;
   let changedAt = Date.now();
 
   async function refresh() {
@@ -62,18 +62,20 @@
     !region().hasAttribute("data-finished") || Date.now() - changedAt < FINISHED_GRACE_MS;
 
   async function loop() {
-    timer = null;
     try {
       await poll();
     } catch {
       // Offline for a moment: the next turn tries again.
     }
-    if (asking()) timer = setTimeout(loop, INTERVAL_MS);
+    if (asking()) setTimeout(loop, INTERVAL_MS);
+    else stopped = true;
   }
 
   document.addEventListener("match-changed", () => refresh().catch(() => {}));
   document.addEventListener("visibilitychange", () => {
-    if (!document.hidden && !timer) loop(); // looked at again, once it had stopped asking
+    if (document.hidden || !stopped) return;
+    stopped = false; // looked at again, once it had stopped asking
+    loop();
   });
-  timer = setTimeout(loop, INTERVAL_MS);
+  setTimeout(loop, INTERVAL_MS);
 })();
